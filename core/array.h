@@ -1,0 +1,69 @@
+// Regular arrays stored as struct-of-arrays buffers.
+//
+// An element of type (tuple i32 (tuple f32 f64)) is stored as three buffers,
+// one per scalar leaf, each contiguous and row-major. Buffers are 64-byte
+// aligned, shared (copying an Array shares its storage: arrays are immutable
+// once built) and their start addresses are staggered by multiples of 64 bytes
+// so that many arrays do not alias the same cache sets (see DESIGN.md).
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "core/scalar.h"
+#include "core/shape.h"
+#include "core/types.h"
+
+namespace strata {
+
+class Buffer {
+public:
+  Buffer() = default;
+  // Zero-filled storage for `bytes` bytes.
+  static Buffer allocate(size_t bytes);
+  std::byte* data() const { return data_.get(); }
+  size_t bytes() const { return bytes_; }
+  // How many buffers this process has allocated so far (tests assert on it).
+  static uint64_t allocation_count();
+
+private:
+  std::shared_ptr<std::byte> data_;
+  size_t bytes_ = 0;
+};
+
+class Array {
+public:
+  Array() = default;
+  // A zero-filled array of the element type and shape.
+  static Array allocate(const Type& elem, Shape shape);
+
+  const Type& elem_type() const { return elem_; }
+  Type type() const { return Type::array(elem_, rank()); }
+  const Shape& shape() const { return shape_; }
+  int rank() const { return int(shape_.size()); }
+  int64_t size() const { return size_; }
+
+  size_t num_leaves() const { return leaves_.size(); }
+  ScalarKind leaf_kind(size_t leaf) const { return kinds_[leaf]; }
+  const Buffer& leaf(size_t leaf) const { return leaves_[leaf]; }
+  template <class T> T* leaf_data(size_t leaf) const {
+    return reinterpret_cast<T*>(leaves_[leaf].data());
+  }
+
+  Scalar read(size_t leaf, int64_t i) const;
+  void write(size_t leaf, int64_t i, const Scalar& v);
+
+private:
+  Type elem_;
+  Shape shape_;
+  int64_t size_ = 0;
+  std::vector<ScalarKind> kinds_;
+  std::vector<Buffer> leaves_;
+};
+
+// Bitwise equality of element types, shapes and contents.
+bool identical(const Array& a, const Array& b);
+
+} // namespace strata

@@ -1,0 +1,37 @@
+#include "core/error.h"
+
+namespace strata {
+
+std::string SrcLoc::str() const {
+  if (!known()) return file ? *file : "";
+  return (file ? *file : std::string("<input>")) + ":" + std::to_string(line) + ":" +
+         std::to_string(col);
+}
+
+std::string_view error_kind_name(ErrorKind k) {
+  switch (k) {
+  case ErrorKind::Syntax: return "syntax";
+  case ErrorKind::Type: return "type";
+  case ErrorKind::Bounds: return "bounds";
+  case ErrorKind::DivisionByZero: return "division-by-zero";
+  case ErrorKind::Shape: return "shape";
+  case ErrorKind::EmptyReduction: return "empty-reduction";
+  case ErrorKind::Input: return "input";
+  case ErrorKind::Usage: return "usage";
+  case ErrorKind::Resource: return "resource";
+  }
+  return "unknown";
+}
+
+namespace {
+std::string full_line(const SrcLoc& loc, const std::string& message) {
+  std::string where = loc.str();
+  return (where.empty() ? "" : where + ": ") + "error: " + message;
+}
+} // namespace
+
+Error::Error(ErrorKind kind, SrcLoc loc, const std::string& message)
+    : std::runtime_error(full_line(loc, message)), kind_(kind), loc_(std::move(loc)),
+      message_(message) {}
+
+} // namespace strata

@@ -1,0 +1,52 @@
+// Errors with source positions.
+//
+// Every failure a user can cause (bad text, ill-typed program, bad input file,
+// out-of-range index at run time) is an `Error` with a kind, an optional
+// `file:line:col`, and a one-line message; `what()` is the full line
+// `file:line:col: error: message`. The kind is what differential testing
+// compares across engines; the message is for people.
+#pragma once
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+namespace strata {
+
+struct SrcLoc {
+  std::shared_ptr<const std::string> file; // null when unknown (e.g. C++ front end)
+  int line = 0;                            // 1-based; 0 when unknown
+  int col = 0;                             // 1-based
+  bool known() const { return line > 0; }
+  std::string str() const; // "file:line:col", or "" when unknown
+};
+
+enum class ErrorKind {
+  Syntax,         // malformed program text
+  Type,           // ill-typed program, nested data parallelism, unknown variable
+  Bounds,         // index out of range (!, !!, backpermute, permute, slice)
+  DivisionByZero, // quot rem div mod by zero
+  Shape,          // reshape size mismatch, foldseg segments not matching, bad shape
+  EmptyReduction, // fold1/scanl1/scanr1 over an empty row
+  Input,          // bad .npy file, missing or mistyped parameter
+  Usage,          // bad command line
+  Resource,       // a shape too large to allocate
+};
+
+std::string_view error_kind_name(ErrorKind k);
+
+class Error : public std::runtime_error {
+public:
+  Error(ErrorKind kind, SrcLoc loc, const std::string& message);
+  Error(ErrorKind kind, const std::string& message) : Error(kind, SrcLoc{}, message) {}
+  ErrorKind kind() const { return kind_; }
+  const SrcLoc& loc() const { return loc_; }
+  const std::string& message() const { return message_; }
+
+private:
+  ErrorKind kind_;
+  SrcLoc loc_;
+  std::string message_;
+};
+
+} // namespace strata

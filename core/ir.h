@@ -1,0 +1,155 @@
+// The typed IR of Strata programs (LANGUAGE.md sections 3 and 5).
+//
+// Two syntactic classes, as in Accelerate: `Exp` nodes compute one scalar (or
+// tuple) value, `Acc` nodes compute whole arrays. Each class is a variant of
+// one plain struct per form, so every pass is a `std::visit` with one case per
+// form. Nodes carry their source position and, after type checking, their type.
+// The C++ front end and the text parser both build this IR.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "core/array.h"
+#include "core/error.h"
+#include "core/prim.h"
+#include "core/types.h"
+
+namespace strata {
+
+struct Exp;
+struct Acc;
+using ExpPtr = std::shared_ptr<Exp>;
+using AccPtr = std::shared_ptr<Acc>;
+
+struct Param {
+  std::string name;
+  Type type;
+  SrcLoc loc;
+};
+
+// A scalar function, e.g. `(lambda ((a f32) (b f32)) (+ a b))`.
+struct Lambda {
+  std::vector<Param> params;
+  ExpPtr body;
+  SrcLoc loc;
+};
+
+// An array function (the two functions of `awhile`).
+struct ALambda {
+  std::vector<Param> params;
+  AccPtr body;
+  SrcLoc loc;
+};
+
+// ---------------------------------------------------------------- scalar forms
+namespace ex {
+struct Const { Scalar value; };
+struct Var { std::string name; };
+struct Binding { std::string name; ExpPtr value; SrcLoc loc; };
+struct Let { std::vector<Binding> bindings; ExpPtr body; };       // sequential
+struct If { ExpPtr cond, then_branch, else_branch; };
+struct Tuple { std::vector<ExpPtr> elems; };
+struct Proj { int index; ExpPtr tuple; };
+struct Index { std::vector<ExpPtr> components; };                 // (ix e ...)
+struct Cast { ScalarKind target; ExpPtr arg; };
+struct While { Lambda cond, step; ExpPtr init; };
+struct ShapeOf { AccPtr array; };                                 // (shape A)
+struct SizeOf { AccPtr array; };                                  // (size A)
+struct Read { AccPtr array; ExpPtr index; };                      // (! A ix)
+struct LinearRead { AccPtr array; ExpPtr index; };                // (!! A i)
+struct The { AccPtr array; };                                     // (the A)
+struct ToIndex { ExpPtr shape, index; };                          // (to-index sh ix)
+struct FromIndex { ExpPtr shape, index; };                        // (from-index sh i)
+struct Ignore { int rank; };                                      // (ignore R)
+struct Trace { std::string label; ExpPtr arg; };                  // (trace "l" e)
+struct PrimApp { Prim op; std::vector<ExpPtr> args; };            // (op e ...)
+struct At { std::string window; std::vector<int64_t> offsets; };  // (at nb o ...)
+} // namespace ex
+
+using ExpNode = std::variant<ex::Const, ex::Var, ex::Let, ex::If, ex::Tuple, ex::Proj, ex::Index,
+                             ex::Cast, ex::While, ex::ShapeOf, ex::SizeOf, ex::Read,
+                             ex::LinearRead, ex::The, ex::ToIndex, ex::FromIndex, ex::Ignore,
+                             ex::Trace, ex::PrimApp, ex::At>;
+
+struct Exp {
+  ExpNode node;
+  SrcLoc loc;
+  Type type; // set by the type checker
+};
+
+// ----------------------------------------------------------------- array forms
+namespace ac {
+struct Var { std::string name; };
+struct Binding { std::string name; AccPtr value; SrcLoc loc; };
+struct Alet { std::vector<Binding> bindings; AccPtr body; };      // sequential
+struct ATuple { std::vector<AccPtr> elems; };
+struct AProj { int index; AccPtr tuple; };
+struct Use { Array value; };
+struct Unit { ExpPtr value; };
+struct Generate { ExpPtr shape; Lambda f; };
+struct Fill { ExpPtr shape; ExpPtr value; };
+struct Map { Lambda f; AccPtr a; };
+struct ZipWith { Lambda f; AccPtr a, b; };
+struct Fold { Lambda f; ExpPtr seed; AccPtr a; };                 // seed null: fold1
+struct FoldSeg { Lambda f; ExpPtr seed; AccPtr a, segs; };
+
+enum class ScanKind { Scanl, Scanl1, Scanr, Scanr1, ScanlPrime };
+struct Scan { ScanKind kind; Lambda f; ExpPtr seed; AccPtr a; }; // seed null for *1
+struct Permute { Lambda combine; AccPtr defaults; Lambda target; AccPtr source; };
+struct Backpermute { ExpPtr shape; Lambda source_index; AccPtr a; };
+struct Reshape { ExpPtr shape; AccPtr a; };
+
+// One entry of a replicate/slice spec: `all`, or an i64 expression.
+struct SpecItem { ExpPtr extent; bool is_all() const { return extent == nullptr; } };
+struct Replicate { std::vector<SpecItem> spec; AccPtr a; };
+struct Slice { AccPtr a; std::vector<SpecItem> spec; };
+
+enum class BoundaryKind { Clamp, Mirror, Wrap, Constant };
+struct Boundary { BoundaryKind kind = BoundaryKind::Clamp; ExpPtr constant; };
+struct Stencil { std::vector<int64_t> window; Boundary boundary; Lambda f; AccPtr a; };
+struct Awhile { ALambda cond, body; AccPtr init; };
+struct ATrace { std::string label; AccPtr a; };
+struct ACond { ExpPtr cond; AccPtr then_branch, else_branch; };
+} // namespace ac
+
+using AccNode = std::variant<ac::Var, ac::Alet, ac::ATuple, ac::AProj, ac::Use, ac::Unit,
+                             ac::Generate, ac::Fill, ac::Map, ac::ZipWith, ac::Fold,
+                             ac::FoldSeg, ac::Scan, ac::Permute, ac::Backpermute, ac::Reshape,
+                             ac::Replicate, ac::Slice, ac::Stencil, ac::Awhile, ac::ATrace,
+                             ac::ACond>;
+
+struct Acc {
+  AccNode node;
+  SrcLoc loc;
+  Type type; // set by the type checker
+};
+
+struct Program {
+  std::vector<Param> params; // array-typed parameters
+  AccPtr body;
+  SrcLoc loc;
+  Type result; // set by the type checker
+};
+
+inline ExpPtr make_exp(ExpNode node, SrcLoc loc = {}) {
+  return std::make_shared<Exp>(Exp{std::move(node), std::move(loc), Type{}});
+}
+inline AccPtr make_acc(AccNode node, SrcLoc loc = {}) {
+  return std::make_shared<Acc>(Acc{std::move(node), std::move(loc), Type{}});
+}
+
+// The keyword of a form as written in the text ("generate", "scanl'", "!", ...).
+std::string_view form_name(const ExpNode& n);
+std::string_view form_name(const AccNode& n);
+std::string_view scan_name(ac::ScanKind k);
+
+// Structural equality: same forms, names, literals (bitwise), types written in
+// the program and nesting. Source positions and checker-assigned types are ignored.
+bool equal(const Program& a, const Program& b);
+bool equal(const Exp& a, const Exp& b);
+bool equal(const Acc& a, const Acc& b);
+
+} // namespace strata
