@@ -1,1 +1,582 @@
-namespace strata {}
+#include "interpreter/interpreter.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "core/semantics.h"
+#include "interpreter/primitives.h"
+#include "interpreter/value.h"
+
+namespace strata {
+namespace {
+
+std::string quoted(std::string_view s) { return "`" + std::string(s) + "`"; }
+
+// Steps `ix` to the next index of `sh` in row-major order.
+void next_index(Index& ix, const Shape& sh) {
+  for (size_t k = ix.size(); k-- > 0;) {
+    if (++ix[k] < sh[k]) return;
+    ix[k] = 0;
+  }
+}
+
+// The shape of all dimensions but the innermost, and the innermost extent.
+std::pair<Shape, int64_t> split_inner(const Shape& sh) {
+  return {Shape(sh.begin(), sh.end() - 1), sh.back()};
+}
+
+Shape with_inner(Shape outer, int64_t n) {
+  outer.push_back(n);
+  return outer;
+}
+
+// Applies a stencil boundary to one coordinate of extent n; returns -1 for `constant`.
+int64_t boundary_coordinate(ac::BoundaryKind kind, int64_t i, int64_t n) {
+  if (i >= 0 && i < n) return i;
+  switch (kind) {
+  case ac::BoundaryKind::Clamp: return std::clamp<int64_t>(i, 0, n - 1);
+  case ac::BoundaryKind::Wrap: return ((i % n) + n) % n;
+  case ac::BoundaryKind::Mirror: {
+    // Reflect about the edges without repeating them: -1 -> 1, n -> n-2.
+    if (n == 1) return 0;
+    int64_t period = 2 * (n - 1);
+    int64_t r = ((i % period) + period) % period;
+    return r < n ? r : period - r;
+  }
+  case ac::BoundaryKind::Constant: return -1;
+  }
+  return -1;
+}
+
+class Interpreter {
+public:
+  explicit Interpreter(const InterpreterOptions& options) : options_(options) {}
+
+  std::vector<Array> run(const Program& p, const std::vector<Array>& inputs) {
+    if (inputs.size() != p.params.size())
+      throw Error(ErrorKind::Input, p.loc,
+                  "the program takes " + std::to_string(p.params.size()) + " input(s), given " +
+                      std::to_string(inputs.size()));
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const Param& param = p.params[i];
+      if (inputs[i].type() != param.type)
+        throw Error(ErrorKind::Input, param.loc,
+                    "parameter " + quoted(param.name) + " expects " + param.type.str() + ", given " +
+                        inputs[i].type().str() + " of shape " + shape_str(inputs[i].shape()));
+      arrays_.emplace_back(&param.name, Arrays::single(inputs[i]));
+    }
+    std::vector<Array> out;
+    eval(*p.body).flatten_into(out);
+    return out;
+  }
+
+private:
+  const InterpreterOptions& options_;
+  std::vector<std::pair<const std::string*, Value>> scalars_;
+  std::vector<std::pair<const std::string*, Arrays>> arrays_;
+
+  // The stencil window being evaluated: `at` reads around `center`.
+  struct Window {
+    const std::string* name;
+    const Array* array;
+    const ac::Stencil* stencil;
+    Value constant;
+    Index center;
+  };
+  Window* window_ = nullptr;
+
+  // ------------------------------------------------------------ environment
+  const Value& lookup_scalar(const std::string& name) const {
+    for (auto it = scalars_.rbegin(); it != scalars_.rend(); ++it)
+      if (*it->first == name) return it->second;
+    throw Error(ErrorKind::Type, "unbound variable " + quoted(name) + " (was the program type-checked?)");
+  }
+
+  const Arrays& lookup_arrays(const std::string& name) const {
+    for (auto it = arrays_.rbegin(); it != arrays_.rend(); ++it)
+      if (*it->first == name) return it->second;
+    throw Error(ErrorKind::Type, "unbound array variable " + quoted(name) + " (was the program type-checked?)");
+  }
+
+  const Array& array_var(const Acc& a) { return lookup_arrays(std::get<ac::Var>(a.node).name).array; }
+
+  Value apply(const Lambda& f, Value x) {
+    scalars_.emplace_back(&f.params[0].name, std::move(x));
+    Value r = eval(*f.body);
+    scalars_.pop_back();
+    return r;
+  }
+
+  Value apply(const Lambda& f, Value x, Value y) {
+    scalars_.emplace_back(&f.params[0].name, std::move(x));
+    scalars_.emplace_back(&f.params[1].name, std::move(y));
+    Value r = eval(*f.body);
+    scalars_.resize(scalars_.size() - 2);
+    return r;
+  }
+
+  Arrays apply(const ALambda& f, Arrays x) {
+    arrays_.emplace_back(&f.params[0].name, std::move(x));
+    Arrays r = eval(*f.body);
+    arrays_.pop_back();
+    return r;
+  }
+
+  // ------------------------------------------------------------ scalar forms
+  Value eval(const Exp& e) {
+    return std::visit([&](const auto& n) { return ev(n, e); }, e.node);
+  }
+
+  Value ev(const ex::Const& c, const Exp&) { return c.value; }
+  Value ev(const ex::Var& v, const Exp&) { return lookup_scalar(v.name); }
+
+  Value ev(const ex::Let& l, const Exp&) {
+    for (const auto& b : l.bindings) {
+      Value v = eval(*b.value);
+      scalars_.emplace_back(&b.name, std::move(v));
+    }
+    Value r = eval(*l.body);
+    scalars_.resize(scalars_.size() - l.bindings.size());
+    return r;
+  }
+
+  Value ev(const ex::If& i, const Exp&) {
+    return eval(*i.cond).truthy() ? eval(*i.then_branch) : eval(*i.else_branch);
+  }
+
+  Value ev(const ex::Tuple& t, const Exp&) {
+    std::vector<Value> elems;
+    elems.reserve(t.elems.size());
+    for (const auto& e : t.elems) elems.push_back(eval(*e));
+    return Value::tuple(std::move(elems));
+  }
+
+  Value ev(const ex::Proj& p, const Exp&) { return eval(*p.tuple).elems[size_t(p.index)]; }
+
+  Value ev(const ex::Index& ix, const Exp&) {
+    std::vector<Value> elems;
+    elems.reserve(ix.components.size());
+    for (const auto& c : ix.components) elems.push_back(eval(*c));
+    return Value::tuple(std::move(elems));
+  }
+
+  Value ev(const ex::Cast& c, const Exp&) { return apply_cast(c.target, eval(*c.arg).scalar); }
+
+  Value ev(const ex::While& w, const Exp&) {
+    Value state = eval(*w.init);
+    while (apply(w.cond, state).truthy()) state = apply(w.step, std::move(state));
+    return state;
+  }
+
+  Value ev(const ex::ShapeOf& s, const Exp&) { return Value::index(array_var(*s.array).shape()); }
+  Value ev(const ex::SizeOf& s, const Exp&) { return Scalar::make<int64_t>(array_var(*s.array).size()); }
+
+  Value ev(const ex::Read& r, const Exp& e) {
+    const Array& a = array_var(*r.array);
+    Index ix = eval(*r.index).to_index();
+    if (!in_bounds(a.shape(), ix))
+      throw Error(ErrorKind::Bounds, e.loc,
+                  "index " + shape_str(ix) + " out of bounds for shape " + shape_str(a.shape()) + " in `!` of " +
+                      quoted(std::get<ac::Var>(r.array->node).name));
+    return read_element(a, to_linear(a.shape(), ix));
+  }
+
+  Value ev(const ex::LinearRead& r, const Exp& e) {
+    const Array& a = array_var(*r.array);
+    int64_t i = eval(*r.index).scalar.get<int64_t>();
+    if (i < 0 || i >= a.size())
+      throw Error(ErrorKind::Bounds, e.loc,
+                  "linear index " + std::to_string(i) + " out of bounds for size " + std::to_string(a.size()) +
+                      " (shape " + shape_str(a.shape()) + ") in `!!` of " +
+                      quoted(std::get<ac::Var>(r.array->node).name));
+    return read_element(a, i);
+  }
+
+  Value ev(const ex::The& t, const Exp&) { return read_element(array_var(*t.array), 0); }
+
+  Value ev(const ex::ToIndex& t, const Exp& e) {
+    Index sh = eval(*t.shape).to_index();
+    Index ix = eval(*t.index).to_index();
+    if (!in_bounds(sh, ix))
+      throw Error(ErrorKind::Bounds, e.loc,
+                  "index " + shape_str(ix) + " out of bounds for shape " + shape_str(sh) + " in `to-index`");
+    return Scalar::make<int64_t>(to_linear(sh, ix));
+  }
+
+  Value ev(const ex::FromIndex& f, const Exp& e) {
+    Index sh = eval(*f.shape).to_index();
+    int64_t i = eval(*f.index).scalar.get<int64_t>();
+    if (i < 0 || i >= shape_size(sh))
+      throw Error(ErrorKind::Bounds, e.loc,
+                  "linear index " + std::to_string(i) + " out of bounds for shape " + shape_str(sh) +
+                      " in `from-index`");
+    return Value::index(from_linear(sh, i));
+  }
+
+  Value ev(const ex::Ignore& i, const Exp&) { return Value::index(Index(size_t(i.rank), -1)); }
+
+  Value ev(const ex::Trace& t, const Exp& e) {
+    Value v = eval(*t.arg);
+    if (options_.trace) *options_.trace << e.loc.str() << ": trace " << t.label << ": " << value_str(v) << "\n";
+    return v;
+  }
+
+  Value ev(const ex::PrimApp& p, const Exp& e) {
+    if (p.op == Prim::And) return eval(*p.args[0]).truthy() ? eval(*p.args[1]) : Value(Scalar::make(false));
+    if (p.op == Prim::Or) return eval(*p.args[0]).truthy() ? Value(Scalar::make(true)) : eval(*p.args[1]);
+    Scalar args[2];
+    for (size_t i = 0; i < p.args.size(); ++i) args[i] = eval(*p.args[i]).scalar;
+    return apply_prim(p.op, args, e.loc);
+  }
+
+  Value ev(const ex::At& a, const Exp&) {
+    const Window& w = *window_;
+    const Shape& sh = w.array->shape();
+    Index ix(sh.size());
+    for (size_t k = 0; k < sh.size(); ++k) {
+      ix[k] = boundary_coordinate(w.stencil->boundary.kind, w.center[k] + a.offsets[k], sh[k]);
+      if (ix[k] < 0) return w.constant;
+    }
+    return read_element(*w.array, to_linear(sh, ix));
+  }
+
+  // ------------------------------------------------------------ array forms
+  Arrays eval(const Acc& a) {
+    return std::visit([&](const auto& n) { return ev(n, a); }, a.node);
+  }
+
+  Array eval_array(const Acc& a) { return eval(a).array; }
+
+  // A shape computed by a scalar expression; negative extents are errors.
+  Shape eval_shape(const Exp& e, std::string_view op) {
+    Shape sh = eval(e).to_index();
+    for (int64_t d : sh)
+      if (d < 0)
+        throw Error(ErrorKind::Shape, e.loc, "negative extent in shape " + shape_str(sh) + " of " + quoted(op));
+    return sh;
+  }
+
+  Array allocate(const Acc& a, Shape sh) { return allocate(a, a.type.elem(), std::move(sh)); }
+
+  // Allocation failures (huge shapes) name the operation and its position.
+  Array allocate(const Acc& a, const Type& elem, Shape sh) {
+    try {
+      return Array::allocate(elem, std::move(sh));
+    } catch (const Error& err) {
+      throw Error(err.kind(), a.loc, err.message() + " in " + quoted(form_name(a.node)));
+    }
+  }
+
+  Arrays ev(const ac::Var& v, const Acc&) { return lookup_arrays(v.name); }
+
+  Arrays ev(const ac::Alet& l, const Acc&) {
+    for (const auto& b : l.bindings) {
+      Arrays v = eval(*b.value);
+      arrays_.emplace_back(&b.name, std::move(v));
+    }
+    Arrays r = eval(*l.body);
+    arrays_.resize(arrays_.size() - l.bindings.size());
+    return r;
+  }
+
+  Arrays ev(const ac::ATuple& t, const Acc&) {
+    std::vector<Arrays> elems;
+    for (const auto& e : t.elems) elems.push_back(eval(*e));
+    return Arrays::tuple(std::move(elems));
+  }
+
+  Arrays ev(const ac::AProj& p, const Acc&) { return eval(*p.tuple).elems[size_t(p.index)]; }
+  Arrays ev(const ac::Use& u, const Acc&) { return Arrays::single(u.value); }
+
+  Arrays ev(const ac::Unit& u, const Acc& a) {
+    Array out = allocate(a, {});
+    write_element(out, 0, eval(*u.value));
+    return Arrays::single(out);
+  }
+
+  Arrays ev(const ac::Generate& g, const Acc& a) {
+    Array out = allocate(a, eval_shape(*g.shape, "generate"));
+    Index ix(size_t(out.rank()), 0);
+    for (int64_t i = 0; i < out.size(); ++i, next_index(ix, out.shape()))
+      write_element(out, i, apply(g.f, Value::index(ix)));
+    return Arrays::single(out);
+  }
+
+  Arrays ev(const ac::Fill& f, const Acc& a) {
+    Array out = allocate(a, eval_shape(*f.shape, "fill"));
+    Value v = eval(*f.value);
+    for (int64_t i = 0; i < out.size(); ++i) write_element(out, i, v);
+    return Arrays::single(out);
+  }
+
+  Arrays ev(const ac::Map& m, const Acc& a) {
+    Array src = eval_array(*m.a);
+    Array out = allocate(a, src.shape());
+    for (int64_t i = 0; i < out.size(); ++i) write_element(out, i, apply(m.f, read_element(src, i)));
+    return Arrays::single(out);
+  }
+
+  Arrays ev(const ac::ZipWith& z, const Acc& a) {
+    Array x = eval_array(*z.a), y = eval_array(*z.b);
+    Shape sh(x.shape().size());
+    for (size_t k = 0; k < sh.size(); ++k) sh[k] = std::min(x.shape()[k], y.shape()[k]);
+    Array out = allocate(a, sh);
+    Index ix(sh.size(), 0);
+    for (int64_t i = 0; i < out.size(); ++i, next_index(ix, sh))
+      write_element(out, i,
+                    apply(z.f, read_element(x, to_linear(x.shape(), ix)), read_element(y, to_linear(y.shape(), ix))));
+    return Arrays::single(out);
+  }
+
+  // fold and fold1: reduce each innermost row left to right, (f acc x).
+  Arrays ev(const ac::Fold& f, const Acc& a) {
+    Array src = eval_array(*f.a);
+    auto [outer, n] = split_inner(src.shape());
+    Array out = allocate(a, outer);
+    Value seed = f.seed ? eval(*f.seed) : Value();
+    for (int64_t row = 0; row < out.size(); ++row) {
+      int64_t base = row * n;
+      if (!f.seed && n == 0)
+        throw Error(ErrorKind::EmptyReduction, a.loc,
+                    "fold1 over an empty row (row " + shape_str(from_linear(outer, row)) + " of shape " +
+                        shape_str(src.shape()) + ")");
+      Value acc = f.seed ? seed : read_element(src, base);
+      for (int64_t j = f.seed ? 0 : 1; j < n; ++j) acc = apply(f.f, std::move(acc), read_element(src, base + j));
+      write_element(out, row, acc);
+    }
+    return Arrays::single(out);
+  }
+
+  Arrays ev(const ac::FoldSeg& f, const Acc& a) {
+    Array src = eval_array(*f.a);
+    Array segs = eval_array(*f.segs);
+    auto [outer, n] = split_inner(src.shape());
+    const int64_t* lengths = segs.leaf_data<int64_t>(0);
+    int64_t total = 0;
+    for (int64_t s = 0; s < segs.size(); ++s) {
+      if (lengths[s] < 0)
+        throw Error(ErrorKind::Shape, a.loc,
+                    "foldseg: segment " + std::to_string(s) + " has negative length " + std::to_string(lengths[s]));
+      if (__builtin_add_overflow(total, lengths[s], &total)) total = -1;
+    }
+    if (total != n)
+      throw Error(ErrorKind::Shape, a.loc,
+                  "foldseg: segment lengths sum to " + std::to_string(total) + " but the innermost dimension of " +
+                      shape_str(src.shape()) + " is " + std::to_string(n));
+    Array out = allocate(a, with_inner(outer, segs.size()));
+    Value seed = eval(*f.seed);
+    int64_t nsegs = segs.size();
+    for (int64_t row = 0; row < shape_size(outer); ++row) {
+      int64_t pos = row * n;
+      for (int64_t s = 0; s < nsegs; ++s) {
+        Value acc = seed;
+        for (int64_t j = 0; j < lengths[s]; ++j) acc = apply(f.f, std::move(acc), read_element(src, pos++));
+        write_element(out, row * nsegs + s, acc);
+      }
+    }
+    return Arrays::single(out);
+  }
+
+  Arrays ev(const ac::Scan& s, const Acc& a) {
+    using ac::ScanKind;
+    Array src = eval_array(*s.a);
+    auto [outer, n] = split_inner(src.shape());
+    int64_t rows = shape_size(outer);
+    Value seed = s.seed ? eval(*s.seed) : Value();
+    bool grows = s.kind == ScanKind::Scanl || s.kind == ScanKind::Scanr;
+    int64_t m = grows ? n + 1 : n;
+    Type elem = src.elem_type();
+    Array out = allocate(a, elem, with_inner(outer, m));
+    Array totals = s.kind == ScanKind::ScanlPrime ? allocate(a, elem, outer) : Array();
+    for (int64_t row = 0; row < rows; ++row) {
+      int64_t in = row * n, o = row * m;
+      switch (s.kind) {
+      case ScanKind::Scanl:
+      case ScanKind::ScanlPrime: {
+        Value acc = seed;
+        for (int64_t j = 0; j < n; ++j) {
+          write_element(out, o + j, acc);
+          acc = apply(s.f, std::move(acc), read_element(src, in + j));
+        }
+        if (s.kind == ScanKind::Scanl) write_element(out, o + n, acc);
+        else write_element(totals, row, acc);
+        break;
+      }
+      case ScanKind::Scanl1: {
+        Value acc;
+        for (int64_t j = 0; j < n; ++j) {
+          acc = j == 0 ? read_element(src, in) : apply(s.f, std::move(acc), read_element(src, in + j));
+          write_element(out, o + j, acc);
+        }
+        break;
+      }
+      case ScanKind::Scanr: {
+        Value acc = seed;
+        write_element(out, o + n, acc);
+        for (int64_t j = n; j-- > 0;) {
+          acc = apply(s.f, read_element(src, in + j), std::move(acc));
+          write_element(out, o + j, acc);
+        }
+        break;
+      }
+      case ScanKind::Scanr1: {
+        Value acc;
+        for (int64_t j = n; j-- > 0;) {
+          acc = j == n - 1 ? read_element(src, in + j) : apply(s.f, read_element(src, in + j), std::move(acc));
+          write_element(out, o + j, acc);
+        }
+        break;
+      }
+      }
+    }
+    if (s.kind == ScanKind::ScanlPrime) return Arrays::tuple({Arrays::single(out), Arrays::single(totals)});
+    return Arrays::single(out);
+  }
+
+  Arrays ev(const ac::Permute& p, const Acc& a) {
+    Array defs = eval_array(*p.defaults);
+    Array src = eval_array(*p.source);
+    Array out = allocate(a, defs.shape());
+    for (size_t l = 0; l < out.num_leaves(); ++l)
+      std::copy_n(defs.leaf(l).data(), defs.leaf(l).bytes(), out.leaf(l).data());
+    Index ix(size_t(src.rank()), 0);
+    for (int64_t i = 0; i < src.size(); ++i, next_index(ix, src.shape())) {
+      Index target = apply(p.target, Value::index(ix)).to_index();
+      bool ignored = !target.empty() && std::all_of(target.begin(), target.end(), [](int64_t t) { return t == -1; });
+      if (ignored) continue;
+      if (!in_bounds(out.shape(), target))
+        throw Error(ErrorKind::Bounds, a.loc,
+                    "target index " + shape_str(target) + " out of bounds for shape " + shape_str(out.shape()) +
+                        " in `permute` (source element " + shape_str(ix) + ")");
+      int64_t t = to_linear(out.shape(), target);
+      write_element(out, t, apply(p.combine, read_element(src, i), read_element(out, t)));
+    }
+    return Arrays::single(out);
+  }
+
+  Arrays ev(const ac::Backpermute& b, const Acc& a) {
+    Array src = eval_array(*b.a);
+    Array out = allocate(a, eval_shape(*b.shape, "backpermute"));
+    Index ix(size_t(out.rank()), 0);
+    for (int64_t i = 0; i < out.size(); ++i, next_index(ix, out.shape())) {
+      Index from = apply(b.source_index, Value::index(ix)).to_index();
+      if (!in_bounds(src.shape(), from))
+        throw Error(ErrorKind::Bounds, a.loc,
+                    "source index " + shape_str(from) + " out of bounds for shape " + shape_str(src.shape()) +
+                        " in `backpermute` (result element " + shape_str(ix) + ")");
+      write_element(out, i, read_element(src, to_linear(src.shape(), from)));
+    }
+    return Arrays::single(out);
+  }
+
+  Arrays ev(const ac::Reshape& r, const Acc& a) {
+    Shape sh = eval_shape(*r.shape, "reshape");
+    Array src = eval_array(*r.a);
+    if (shape_size(sh) != src.size())
+      throw Error(ErrorKind::Shape, a.loc,
+                  "reshape from shape " + shape_str(src.shape()) + " (" + std::to_string(src.size()) +
+                      " elements) to shape " + shape_str(sh) + " (" + std::to_string(shape_size(sh)) +
+                      " elements): sizes differ");
+    Array out = allocate(a, sh);
+    for (size_t l = 0; l < out.num_leaves(); ++l)
+      std::copy_n(src.leaf(l).data(), src.leaf(l).bytes(), out.leaf(l).data());
+    return Arrays::single(out);
+  }
+
+  // Evaluates the expressions of a spec (nullopt for `all`).
+  std::vector<std::optional<int64_t>> eval_spec(const std::vector<ac::SpecItem>& spec) {
+    std::vector<std::optional<int64_t>> out;
+    for (const auto& s : spec) {
+      if (s.is_all()) out.push_back(std::nullopt);
+      else out.push_back(eval(*s.extent).scalar.get<int64_t>());
+    }
+    return out;
+  }
+
+  Arrays ev(const ac::Replicate& r, const Acc& a) {
+    Array src = eval_array(*r.a);
+    auto spec = eval_spec(r.spec);
+    Shape sh;
+    size_t next_src_dim = 0;
+    for (const auto& s : spec) {
+      if (s && *s < 0)
+        throw Error(ErrorKind::Shape, a.loc, "replicate: negative extent " + std::to_string(*s));
+      sh.push_back(s ? *s : src.shape()[next_src_dim++]);
+    }
+    Array out = allocate(a, sh);
+    Index ix(sh.size(), 0), from;
+    for (int64_t i = 0; i < out.size(); ++i, next_index(ix, sh)) {
+      from.clear();
+      for (size_t k = 0; k < spec.size(); ++k)
+        if (!spec[k]) from.push_back(ix[k]);
+      write_element(out, i, read_element(src, to_linear(src.shape(), from)));
+    }
+    return Arrays::single(out);
+  }
+
+  Arrays ev(const ac::Slice& s, const Acc& a) {
+    Array src = eval_array(*s.a);
+    auto spec = eval_spec(s.spec);
+    Shape sh;
+    for (size_t k = 0; k < spec.size(); ++k) {
+      if (!spec[k]) {
+        sh.push_back(src.shape()[k]);
+      } else if (*spec[k] < 0 || *spec[k] >= src.shape()[k]) {
+        throw Error(ErrorKind::Bounds, a.loc,
+                    "slice index " + std::to_string(*spec[k]) + " out of bounds for dimension " +
+                        std::to_string(k) + " of shape " + shape_str(src.shape()) + " in `slice`");
+      }
+    }
+    Array out = allocate(a, sh);
+    Index ix(sh.size(), 0), from(spec.size());
+    for (int64_t i = 0; i < out.size(); ++i, next_index(ix, sh)) {
+      for (size_t k = 0, kept = 0; k < spec.size(); ++k) from[k] = spec[k] ? *spec[k] : ix[kept++];
+      write_element(out, i, read_element(src, to_linear(src.shape(), from)));
+    }
+    return Arrays::single(out);
+  }
+
+  Arrays ev(const ac::Stencil& s, const Acc& a) {
+    Array src = eval_array(*s.a);
+    Window w{&s.f.params[0].name, &src, &s, Value(), Index(size_t(src.rank()), 0)};
+    if (s.boundary.kind == ac::BoundaryKind::Constant) w.constant = eval(*s.boundary.constant);
+    Array out = allocate(a, src.shape());
+    Window* saved = window_;
+    window_ = &w;
+    for (int64_t i = 0; i < out.size(); ++i, next_index(w.center, src.shape()))
+      write_element(out, i, eval(*s.f.body));
+    window_ = saved;
+    return Arrays::single(out);
+  }
+
+  Arrays ev(const ac::Awhile& w, const Acc&) {
+    Arrays state = eval(*w.init);
+    while (read_element(apply(w.cond, state).array, 0).truthy()) state = apply(w.body, std::move(state));
+    return state;
+  }
+
+  Arrays ev(const ac::ATrace& t, const Acc& a) {
+    Arrays v = eval(*t.a);
+    if (options_.trace) {
+      std::vector<Array> arrays;
+      v.flatten_into(arrays);
+      *options_.trace << a.loc.str() << ": atrace " << t.label << ":";
+      for (const Array& arr : arrays) *options_.trace << " " << arr.type().str() << " " << shape_str(arr.shape());
+      *options_.trace << "\n";
+    }
+    return v;
+  }
+
+  Arrays ev(const ac::ACond& c, const Acc&) {
+    return eval(*c.cond).truthy() ? eval(*c.then_branch) : eval(*c.else_branch);
+  }
+};
+
+} // namespace
+
+std::vector<Array> interpret(const Program& program, const std::vector<Array>& inputs,
+                             const InterpreterOptions& options) {
+  return Interpreter(options).run(program, inputs);
+}
+
+} // namespace strata

@@ -1,0 +1,19 @@
+// The type checker.
+//
+// Walks a parsed (or front-end built) program, resolves every variable, fills
+// in the `type` of every Exp and Acc node and the program's result type, and
+// rejects ill-typed programs with `file:line:col: error: ...` messages that say
+// what was expected and what was found. It also enforces the stratification of
+// the language: a scalar expression may only refer to arrays through array
+// *variables* (`shape size ! !! the`), never start a collective operation
+// ("nested data parallelism").
+#pragma once
+
+#include "core/ir.h"
+
+namespace strata {
+
+// Checks `p` in place; throws Error(ErrorKind::Type) on the first problem.
+void check_program(Program& p);
+
+} // namespace strata

@@ -1,0 +1,39 @@
+// The engine interface: compile a checked program once, run it many times.
+//
+// Every way of executing Strata (the reference interpreter, tbb, jit, cuda)
+// is an Engine. `compile` is the expensive step (Accelerate's run1): its
+// result is an Executable that runs on many inputs without compiling again.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/array.h"
+#include "core/ir.h"
+
+namespace strata {
+
+struct CompileOptions {
+  bool fusion = true;  // engines without a fusion pass ignore it
+  bool checked = true; // bounds and division checks (the interpreter always checks)
+};
+
+class Executable {
+public:
+  virtual ~Executable() = default;
+  // Inputs in parameter order; results flattened in order (see interpret()).
+  virtual std::vector<Array> run(const std::vector<Array>& inputs) = 0;
+};
+
+class Engine {
+public:
+  virtual ~Engine() = default;
+  virtual std::string name() const = 0;
+  // Whether the engine can run on this machine; if not, `why` says so ("no CUDA device").
+  virtual bool available(std::string& why) const = 0;
+  // `program` must be type-checked and outlive the executable.
+  virtual std::unique_ptr<Executable> compile(const Program& program, const CompileOptions& options) const = 0;
+};
+
+} // namespace strata

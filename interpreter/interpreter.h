@@ -1,0 +1,30 @@
+// The reference interpreter: what a Strata program means.
+//
+// A sequential, tree-walking evaluator with one plain function per form of the
+// language. Collective operations visit elements in row-major order and
+// reductions combine left to right, which is the canonical order LANGUAGE.md
+// pins for the oracle. Checks are always on: out-of-range indices, division by
+// zero, mismatched reshapes and empty fold1 rows are errors naming the
+// operation, the index or operands, and the source position.
+#pragma once
+
+#include <ostream>
+#include <vector>
+
+#include "core/array.h"
+#include "core/ir.h"
+
+namespace strata {
+
+struct InterpreterOptions {
+  // When set, `trace` and `atrace` print their label and value here.
+  std::ostream* trace = nullptr;
+};
+
+// Runs a type-checked program on its inputs (one array per parameter, in
+// order). Returns the result arrays; an `atuple` result is flattened in order.
+// Throws Error on bad inputs (ErrorKind::Input) and run-time errors.
+std::vector<Array> interpret(const Program& program, const std::vector<Array>& inputs,
+                             const InterpreterOptions& options = {});
+
+} // namespace strata
