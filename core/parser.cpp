@@ -1,0 +1,937 @@
+#include "core/parser.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <optional>
+#include <vector>
+
+#include "core/error.h"
+#include "core/prim.h"
+
+namespace strata {
+namespace {
+
+// ================================================================ s-expressions
+
+struct Sexp {
+  enum class Kind : uint8_t { Atom, String, List };
+  Kind kind = Kind::Atom;
+  int line = 0;
+  int col = 0;
+  std::string text;        // the atom, or the decoded string literal
+  std::vector<Sexp> items; // the elements of a list
+
+  bool is_atom() const { return kind == Kind::Atom; }
+  bool is_atom(std::string_view t) const { return kind == Kind::Atom && text == t; }
+  bool is_list() const { return kind == Kind::List; }
+  // The form name of `(name ...)`, or "" when the list does not start with an atom.
+  std::string_view head() const {
+    return is_list() && !items.empty() && items[0].is_atom() ? std::string_view(items[0].text)
+                                                             : std::string_view();
+  }
+  size_t operand_count() const { return items.empty() ? 0 : items.size() - 1; }
+};
+
+// Source text quoted in a message: non-printable bytes as \xNN, long text cut short.
+std::string sanitize(std::string_view s) {
+  constexpr size_t kMaxShown = 40;
+  std::string out;
+  for (size_t i = 0; i < s.size() && i < kMaxShown; ++i) {
+    auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c < 0x7f) {
+      out += char(c);
+    } else {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", unsigned(c));
+      out += buf;
+    }
+  }
+  if (s.size() > kMaxShown) out += "...";
+  return out;
+}
+
+std::string quote(std::string_view s) {
+  return "`" + sanitize(s) + "`";
+}
+
+std::string describe(const Sexp& s) {
+  switch (s.kind) {
+  case Sexp::Kind::Atom: return quote(s.text);
+  case Sexp::Kind::String: return "string \"" + sanitize(s.text) + "\"";
+  case Sexp::Kind::List: break;
+  }
+  if (s.items.empty()) return "`()`";
+  if (!s.items[0].is_atom()) return "`(...)`";
+  return "`(" + sanitize(s.items[0].text) + (s.items.size() > 1 ? " ...)`" : ")`");
+}
+
+std::string position(int line, int col) {
+  return std::to_string(line) + ":" + std::to_string(col);
+}
+
+bool is_blank(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+bool is_delimiter(char c) {
+  return is_blank(c) || c == '(' || c == ')' || c == ';' || c == '"';
+}
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+bool is_letter(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+// ======================================================================= reader
+
+// Turns text into s-expressions, tracking 1-based line and column (in bytes).
+class Reader {
+public:
+  Reader(std::string_view text, std::shared_ptr<const std::string> file)
+      : text_(text), file_(std::move(file)) {}
+
+  // Reads the one datum the text must hold. `what` says what is expected
+  // ("a program `(program ...)`"), `after` names it once read ("the program").
+  Sexp read_only(std::string_view what, std::string_view after) {
+    skip_blank();
+    if (at_end()) fail(line_, col_, "expected " + std::string(what) + ", found end of input");
+    Sexp s = read_datum(0);
+    skip_blank();
+    if (!at_end()) {
+      int line = line_, col = col_;
+      fail(line, col,
+           "expected end of input after " + std::string(after) + ", found " + describe_next());
+    }
+    return s;
+  }
+
+private:
+  bool at_end() const { return pos_ >= text_.size(); }
+  char peek() const { return text_[pos_]; }
+  void advance() {
+    if (text_[pos_] == '\n') {
+      ++line_;
+      col_ = 1;
+    } else {
+      ++col_;
+    }
+    ++pos_;
+  }
+
+  [[noreturn]] void fail(int line, int col, const std::string& message) const {
+    throw Error(ErrorKind::Syntax, SrcLoc{file_, line, col}, message);
+  }
+
+  void skip_blank() {
+    while (!at_end()) {
+      if (peek() == ';') {
+        while (!at_end() && peek() != '\n')
+          advance();
+      } else if (is_blank(peek())) {
+        advance();
+      } else {
+        return;
+      }
+    }
+  }
+
+  Sexp start(Sexp::Kind kind) const {
+    Sexp s;
+    s.kind = kind;
+    s.line = line_;
+    s.col = col_;
+    return s;
+  }
+
+  // `depth` is the number of lists enclosing the datum.
+  Sexp read_datum(int depth) {
+    switch (peek()) {
+    case '(': return read_list(depth + 1);
+    case ')': fail(line_, col_, "unexpected `)` without a matching `(`");
+    case '"': return read_string();
+    default: return read_atom();
+    }
+  }
+
+  Sexp read_list(int depth) {
+    Sexp s = start(Sexp::Kind::List);
+    if (depth > kMaxNesting)
+      fail(s.line, s.col,
+           "nesting too deep: more than " + std::to_string(kMaxNesting) + " levels of `(`");
+    advance();
+    for (;;) {
+      skip_blank();
+      if (at_end()) {
+        std::string opener = s.head().empty() ? "`(`" : "`(" + sanitize(s.head()) + "`";
+        fail(line_, col_,
+             "unexpected end of input: missing `)` for " + opener + " opened at " +
+                 position(s.line, s.col));
+      }
+      if (peek() == ')') {
+        advance();
+        return s;
+      }
+      s.items.push_back(read_datum(depth));
+    }
+  }
+
+  Sexp read_string() {
+    Sexp s = start(Sexp::Kind::String);
+    advance();
+    for (;;) {
+      if (at_end()) fail(s.line, s.col, "unterminated string literal");
+      char c = peek();
+      if (c == '"') {
+        advance();
+        return s;
+      }
+      if (c == '\\') {
+        int line = line_, col = col_;
+        advance();
+        if (at_end()) fail(s.line, s.col, "unterminated string literal");
+        s.text += unescape(peek(), line, col);
+      } else {
+        s.text += c;
+      }
+      advance();
+    }
+  }
+
+  char unescape(char c, int line, int col) const {
+    switch (c) {
+    case '"': return '"';
+    case '\\': return '\\';
+    case 'n': return '\n';
+    case 't': return '\t';
+    default:
+      fail(line, col,
+           "unknown escape " + quote(std::string("\\") + c) +
+               " in string literal (known: \\\" \\\\ \\n \\t)");
+    }
+  }
+
+  Sexp read_atom() {
+    Sexp s = start(Sexp::Kind::Atom);
+    while (!at_end() && !is_delimiter(peek())) {
+      s.text += peek();
+      advance();
+    }
+    return s;
+  }
+
+  // Describes the token at the current position, for "found ..." messages.
+  std::string describe_next() {
+    switch (peek()) {
+    case '(': return "`(`";
+    case ')': return "`)`";
+    case '"': return "a string literal";
+    default: return quote(read_atom().text);
+    }
+  }
+
+  std::string_view text_;
+  std::shared_ptr<const std::string> file_;
+  size_t pos_ = 0;
+  int line_ = 1;
+  int col_ = 1;
+};
+
+// ===================================================================== literals
+
+bool is_special_float(std::string_view t) {
+  for (std::string_view base : {"inf", "nan"})
+    for (std::string_view suffix : {"", "f32", "f64"})
+      if (t.size() == base.size() + suffix.size() && t.starts_with(base) && t.ends_with(suffix))
+        return true;
+  return false;
+}
+
+// Variable names: a letter or `_`, then any printable ASCII that is not a
+// delimiter; never a literal nor the `all` of slice specifications.
+bool is_name(std::string_view t) {
+  if (t.empty() || !(is_letter(t[0]) || t[0] == '_')) return false;
+  for (char c : t)
+    if (static_cast<unsigned char>(c) <= 0x20 || static_cast<unsigned char>(c) >= 0x7f)
+      return false;
+  return t != "true" && t != "false" && t != "all" && !is_special_float(t);
+}
+
+size_t skip_digits(std::string_view s, size_t i) {
+  while (i < s.size() && is_digit(s[i]))
+    ++i;
+  return i;
+}
+
+// ==================================================================== converter
+
+// Builds IR from s-expressions. Recursion follows the nesting of the lists,
+// which the reader has already bounded.
+class Converter {
+public:
+  explicit Converter(std::shared_ptr<const std::string> file) : file_(std::move(file)) {}
+
+  Program program(const Sexp& s) const {
+    expect_form(s, "program", "a program `(program ((x T) ...) body)`");
+    operands(s, 2, "params body");
+    Program p;
+    p.params = params(s.items[1]);
+    p.body = acc(s.items[2]);
+    p.loc = loc(s);
+    return p;
+  }
+
+  ExpPtr exp(const Sexp& s) const {
+    if (s.is_atom()) {
+      if (auto v = literal(s, std::nullopt)) return make_exp(ex::Const{*v}, loc(s));
+      if (is_name(s.text)) return make_exp(ex::Var{s.text}, loc(s));
+    }
+    if (!s.is_list() || s.items.empty())
+      fail(s, "expected a scalar expression, found " + describe(s));
+    return make_exp(exp_form(s), loc(s));
+  }
+
+  AccPtr acc(const Sexp& s) const {
+    if (s.is_atom() && is_name(s.text)) return make_acc(ac::Var{s.text}, loc(s));
+    if (!s.is_list() || s.items.empty())
+      fail(s, "expected an array expression, found " + describe(s));
+    return make_acc(acc_form(s), loc(s));
+  }
+
+  Type type(const Sexp& s) const {
+    if (s.is_atom())
+      if (auto k = scalar_from_name(s.text)) return Type::scalar(*k);
+    std::string_view h = s.head();
+    if (h == "tuple") {
+      std::vector<Type> elems;
+      for (size_t i = 1; i < s.items.size(); ++i)
+        elems.push_back(type(s.items[i]));
+      return Type::tuple(std::move(elems));
+    }
+    if (h == "ix") {
+      operands(s, 1, "R");
+      return Type::index(rank(s.items[1]));
+    }
+    if (h == "array" || h == "window") {
+      operands(s, 2, "E R");
+      Type elem = type(s.items[1]);
+      int r = rank(s.items[2]);
+      return h == "array" ? Type::array(std::move(elem), r) : Type::window(std::move(elem), r);
+    }
+    fail(s, "expected a type, found " + describe(s));
+  }
+
+  // The helpers below are public for the form tables that follow the class.
+  SrcLoc loc(const Sexp& s) const { return SrcLoc{file_, s.line, s.col}; }
+
+  [[noreturn]] void fail(const Sexp& at, const std::string& message) const {
+    throw Error(ErrorKind::Syntax, loc(at), message);
+  }
+
+  // ------------------------------------------------------------ shape checks
+
+  std::string_view form_name(const Sexp& s) const {
+    if (!s.items[0].is_atom())
+      fail(s.items[0], "expected a form name after `(`, found " + describe(s.items[0]));
+    return s.items[0].text;
+  }
+
+  // The node of a list form in scalar / array position (tables below).
+  ExpNode exp_form(const Sexp& s) const;
+  AccNode acc_form(const Sexp& s) const;
+
+  // `(form x y z)` must have exactly n operands, listed in `sig` ("f z a").
+  void operands(const Sexp& s, size_t n, std::string_view sig) const {
+    size_t found = s.operand_count();
+    if (found == n) return;
+    fail(s, quote(s.head()) + " takes " + std::to_string(n) +
+                (n == 1 ? " operand (" : " operands (") + std::string(sig) + "), found " +
+                std::to_string(found));
+  }
+
+  void expect_form(const Sexp& s, std::string_view name, std::string_view what) const {
+    if (s.head() != name) fail(s, "expected " + std::string(what) + ", found " + describe(s));
+  }
+
+  const Sexp& expect_list(const Sexp& s, std::string_view what) const {
+    if (!s.is_list()) fail(s, "expected " + std::string(what) + ", found " + describe(s));
+    return s;
+  }
+
+  std::string name(const Sexp& s) const {
+    if (!s.is_atom() || !is_name(s.text)) fail(s, "expected a variable name, found " + describe(s));
+    return s.text;
+  }
+
+  std::string label(const Sexp& s) const {
+    if (s.kind != Sexp::Kind::String)
+      fail(s, "expected a label string \"...\", found " + describe(s));
+    return s.text;
+  }
+
+  // A plain non-negative integer (no suffix) of at most `max`.
+  int64_t count(const Sexp& s, std::string_view what, int64_t max) const {
+    bool digits = s.is_atom() && !s.text.empty() && skip_digits(s.text, 0) == s.text.size();
+    if (!digits)
+      fail(s, "expected " + std::string(what) + " (a non-negative integer), found " + describe(s));
+    int64_t v = 0;
+    auto res = std::from_chars(s.text.data(), s.text.data() + s.text.size(), v);
+    if (res.ec != std::errc{} || v > max)
+      fail(s, quote(s.text) + " is too large for " + std::string(what) + " (at most " +
+                  std::to_string(max) + ")");
+    return v;
+  }
+
+  int rank(const Sexp& s) const { return int(count(s, "a rank", kMaxRank)); }
+
+  // A plain integer offset, possibly negative (stencil `at`).
+  int64_t offset(const Sexp& s) const {
+    bool neg = s.is_atom() && s.text.starts_with('-');
+    std::string_view digits = s.is_atom() ? std::string_view(s.text).substr(neg ? 1 : 0) : "";
+    if (digits.empty() || skip_digits(digits, 0) != digits.size())
+      fail(s, "expected an offset (an integer), found " + describe(s));
+    int64_t v = 0;
+    auto res = std::from_chars(s.text.data(), s.text.data() + s.text.size(), v);
+    if (res.ec != std::errc{}) fail(s, "offset " + quote(s.text) + " is out of range");
+    return v;
+  }
+
+  // --------------------------------------------------------------- literals
+
+  // The value of a literal atom, or nullopt when the atom is not a literal
+  // (a name). `elem`, inside `use`, is the type the value takes.
+  std::optional<Scalar> literal(const Sexp& s, std::optional<ScalarKind> elem) const {
+    std::string_view t = s.text;
+    if (t == "true" || t == "false") {
+      if (elem && *elem != ScalarKind::Bool)
+        fail(s, "literal " + quote(t) + " is a bool, but the element type is " +
+                    std::string(scalar_name(*elem)));
+      return Scalar::make<bool>(t == "true");
+    }
+    bool neg = t.starts_with('-');
+    std::string_view rest = t.substr(neg ? 1 : 0);
+    if (rest.starts_with("inf") || rest.starts_with("nan")) return special(s, neg, rest, elem);
+    if (rest.empty() || !is_digit(rest[0])) return std::nullopt;
+
+    // digits [. digits] [e [+-] digits] [suffix]
+    bool fractional = false;
+    size_t i = skip_digits(rest, 0);
+    if (i < rest.size() && rest[i] == '.') {
+      size_t j = skip_digits(rest, i + 1);
+      if (j == i + 1) fail(s, "bad literal " + quote(t) + ": expected digits after `.`");
+      i = j;
+      fractional = true;
+    }
+    if (i < rest.size() && (rest[i] == 'e' || rest[i] == 'E')) {
+      size_t j = i + 1;
+      if (j < rest.size() && (rest[j] == '+' || rest[j] == '-')) ++j;
+      size_t k = skip_digits(rest, j);
+      if (k == j) fail(s, "bad literal " + quote(t) + ": expected digits in the exponent");
+      i = k;
+      fractional = true;
+    }
+    std::optional<ScalarKind> suffix = parse_suffix(s, rest.substr(i));
+    ScalarKind kind = literal_kind(s, fractional, suffix, elem);
+    if (is_float(kind)) return parse_float(s, t.substr(0, (neg ? 1 : 0) + i), kind);
+    return parse_int(s, neg, rest.substr(0, i), kind);
+  }
+
+  std::optional<ScalarKind> parse_suffix(const Sexp& s, std::string_view text) const {
+    if (text.empty()) return std::nullopt;
+    auto k = scalar_from_name(text);
+    if (!k || *k == ScalarKind::Bool)
+      fail(s, "bad literal " + quote(s.text) + ": unknown type suffix " + quote(text));
+    return k;
+  }
+
+  // The type a numeric literal takes: its suffix, else the array's element
+  // type, else i64 or f64 by its form.
+  ScalarKind literal_kind(const Sexp& s, bool fractional, std::optional<ScalarKind> suffix,
+                          std::optional<ScalarKind> elem) const {
+    if (suffix && fractional && !is_float(*suffix))
+      fail(s, "bad literal " + quote(s.text) + ": an integer type cannot have a fraction, " +
+                  "exponent, inf or nan");
+    if (elem) {
+      std::string elem_name(scalar_name(*elem));
+      if (suffix && *suffix != *elem)
+        fail(s, "literal " + quote(s.text) + " has type " + std::string(scalar_name(*suffix)) +
+                    ", but the element type is " + elem_name);
+      if (*elem == ScalarKind::Bool || (fractional && !is_float(*elem)))
+        fail(s, "literal " + quote(s.text) + " does not fit the element type " + elem_name);
+      return *elem;
+    }
+    if (suffix) return *suffix;
+    return fractional ? ScalarKind::F64 : ScalarKind::I64;
+  }
+
+  // `inf`, `nan`, `-inf` with an optional float suffix; nullopt for names
+  // such as `info`.
+  std::optional<Scalar> special(const Sexp& s, bool neg, std::string_view rest,
+                                std::optional<ScalarKind> elem) const {
+    std::string_view suffix_text = rest.substr(3);
+    if (!suffix_text.empty() && !scalar_from_name(suffix_text)) return std::nullopt;
+    ScalarKind kind = literal_kind(s, true, parse_suffix(s, suffix_text), elem);
+    bool nan = rest.starts_with("nan");
+    return dispatch_kind(kind, [&](auto tag) -> Scalar {
+      using T = decltype(tag);
+      if constexpr (std::is_floating_point_v<T>) {
+        T v = nan ? std::numeric_limits<T>::quiet_NaN() : std::numeric_limits<T>::infinity();
+        return Scalar::make<T>(neg ? -v : v);
+      } else {
+        return Scalar{}; // unreachable: literal_kind returned a float kind
+      }
+    });
+  }
+
+  // `text` is the literal without its suffix, sign included.
+  Scalar parse_float(const Sexp& s, std::string_view text, ScalarKind kind) const {
+    return dispatch_kind(kind, [&](auto tag) -> Scalar {
+      using T = decltype(tag);
+      if constexpr (std::is_floating_point_v<T>) {
+        T v{};
+        auto res = std::from_chars(text.data(), text.data() + text.size(), v);
+        if (res.ec == std::errc::result_out_of_range)
+          fail(s, "literal " + quote(s.text) + " is out of range for " +
+                      std::string(scalar_name(kind)));
+        if (res.ec != std::errc{} || res.ptr != text.data() + text.size())
+          fail(s, "bad literal " + quote(s.text));
+        return Scalar::make<T>(v);
+      } else {
+        return Scalar{}; // unreachable: kind is a float kind
+      }
+    });
+  }
+
+  // `digits` is the magnitude; the literal is checked against the range of `kind`.
+  Scalar parse_int(const Sexp& s, bool neg, std::string_view digits, ScalarKind kind) const {
+    uint64_t mag = 0;
+    auto res = std::from_chars(digits.data(), digits.data() + digits.size(), mag);
+    std::optional<Scalar> value;
+    if (res.ec == std::errc{}) {
+      value = dispatch_kind(kind, [&](auto tag) -> std::optional<Scalar> {
+        using T = decltype(tag);
+        if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+          auto max = uint64_t(std::numeric_limits<T>::max());
+          uint64_t limit = neg ? (std::is_signed_v<T> ? max + 1 : 0) : max;
+          if (mag > limit) return std::nullopt;
+          return Scalar::make<T>(neg ? T(int64_t(0 - mag)) : T(mag));
+        } else {
+          return std::nullopt; // unreachable: kind is integral
+        }
+      });
+    }
+    if (!value)
+      fail(s, "integer literal " + quote(s.text) + " is out of range for " +
+                  std::string(scalar_name(kind)));
+    return *value;
+  }
+
+  // ---------------------------------------------------------- lambdas, params
+
+  std::vector<Param> params(const Sexp& s) const {
+    expect_list(s, "a parameter list `((x T) ...)`");
+    std::vector<Param> out;
+    for (const Sexp& p : s.items) {
+      if (p.is_list() && p.items.size() == 1 && p.items[0].is_atom())
+        fail(p, "parameter " + quote(p.items[0].text) + " has no type: expected `(" +
+                    sanitize(p.items[0].text) + " T)`");
+      if (!p.is_list() || p.items.size() != 2)
+        fail(p, "expected a parameter `(x T)`, found " + describe(p));
+      out.push_back(Param{name(p.items[0]), type(p.items[1]), loc(p)});
+    }
+    return out;
+  }
+
+  Lambda lambda(const Sexp& s) const {
+    expect_form(s, "lambda", "a function `(lambda ((x T) ...) body)`");
+    operands(s, 2, "params body");
+    Lambda l;
+    l.params = params(s.items[1]);
+    l.body = exp(s.items[2]);
+    l.loc = loc(s);
+    return l;
+  }
+
+  ALambda alambda(const Sexp& s) const {
+    expect_form(s, "lambda", "an array function `(lambda ((x T) ...) body)`");
+    operands(s, 2, "params body");
+    ALambda l;
+    l.params = params(s.items[1]);
+    l.body = acc(s.items[2]);
+    l.loc = loc(s);
+    return l;
+  }
+
+  // ---------------------------------------------------------- helper forms
+
+  std::vector<ExpPtr> exps(const Sexp& s, size_t from) const {
+    std::vector<ExpPtr> out;
+    for (size_t i = from; i < s.items.size(); ++i)
+      out.push_back(exp(s.items[i]));
+    return out;
+  }
+
+  std::vector<AccPtr> accs(const Sexp& s, size_t from) const {
+    std::vector<AccPtr> out;
+    for (size_t i = from; i < s.items.size(); ++i)
+      out.push_back(acc(s.items[i]));
+    return out;
+  }
+
+  int component(const Sexp& s) const {
+    return int(count(s, "a tuple component", std::numeric_limits<int>::max()));
+  }
+
+  // The bindings of `let`/`alet`: each checked to be `(x value)`.
+  const std::vector<Sexp>& binding_list(const Sexp& s) const {
+    expect_list(s, "a list of bindings `((x value) ...)`");
+    for (const Sexp& b : s.items)
+      if (!b.is_list() || b.items.size() != 2)
+        fail(b, "expected a binding `(x value)`, found " + describe(b));
+    return s.items;
+  }
+
+  ExpNode let(const Sexp& s) const {
+    ex::Let let;
+    for (const Sexp& b : binding_list(s.items[1]))
+      let.bindings.push_back(ex::Binding{name(b.items[0]), exp(b.items[1]), loc(b)});
+    let.body = exp(s.items[2]);
+    return let;
+  }
+
+  AccNode alet(const Sexp& s) const {
+    ac::Alet let;
+    for (const Sexp& b : binding_list(s.items[1]))
+      let.bindings.push_back(ac::Binding{name(b.items[0]), acc(b.items[1]), loc(b)});
+    let.body = acc(s.items[2]);
+    return let;
+  }
+
+  ExpNode at(const Sexp& s) const {
+    if (s.items.size() < 2)
+      fail(s, "`at` takes a window and offsets (nb o ...), found no operands");
+    ex::At at{name(s.items[1]), {}};
+    for (size_t i = 2; i < s.items.size(); ++i)
+      at.offsets.push_back(offset(s.items[i]));
+    return at;
+  }
+
+  ExpNode cast(const Sexp& s) const {
+    Type t = type(s.items[1]);
+    if (!t.is_scalar())
+      fail(s.items[1], "`cast` converts to a scalar type, found `" + t.str() + "`");
+    return ex::Cast{t.scalar_kind(), exp(s.items[2])};
+  }
+
+  std::vector<ac::SpecItem> spec(const Sexp& s) const {
+    expect_form(s, "spec", "a specification `(spec s ...)`");
+    std::vector<ac::SpecItem> out;
+    for (size_t i = 1; i < s.items.size(); ++i)
+      out.push_back(ac::SpecItem{s.items[i].is_atom("all") ? nullptr : exp(s.items[i])});
+    return out;
+  }
+
+  std::vector<int64_t> window(const Sexp& s) const {
+    std::vector<int64_t> sizes;
+    for (const Sexp& w : expect_list(s, "window sizes `(w ...)`").items)
+      sizes.push_back(count(w, "a window size", std::numeric_limits<int64_t>::max()));
+    return sizes;
+  }
+
+  ac::Boundary boundary(const Sexp& s) const {
+    using K = ac::BoundaryKind;
+    if (s.is_atom("clamp")) return {K::Clamp, nullptr};
+    if (s.is_atom("mirror")) return {K::Mirror, nullptr};
+    if (s.is_atom("wrap")) return {K::Wrap, nullptr};
+    if (s.head() == "constant") {
+      operands(s, 1, "e");
+      return {K::Constant, exp(s.items[1])};
+    }
+    fail(s, "expected a stencil boundary (`clamp`, `mirror`, `wrap` or `(constant e)`), found " +
+                describe(s));
+  }
+
+  // ------------------------------------------------------------ array literal
+
+  // `(array E (d ...) v ...)`: values row-major, tuple values as `(v1 v2 ...)`.
+  Array array_literal(const Sexp& s) const {
+    expect_form(s, "array", "an array literal `(array E (d ...) v ...)`");
+    if (s.items.size() < 3)
+      fail(s, "`array` literal needs an element type and a shape `(array E (d ...) v ...)`");
+    Type elem = type(s.items[1]);
+    if (!elem.is_element())
+      fail(s.items[1],
+           "array literal element type must be a scalar or a tuple, found `" + elem.str() + "`");
+    Shape shape = dims(s.items[2]);
+    size_t found = s.items.size() - 3;
+    int64_t needed = 1;
+    for (int64_t d : shape)
+      if (__builtin_mul_overflow(needed, d, &needed))
+        fail(s, "array literal of shape " + shape_str(shape) + " is too large");
+    if (uint64_t(needed) != found)
+      fail(s, "array literal of shape " + shape_str(shape) + " needs " + std::to_string(needed) +
+                  " values, found " + std::to_string(found));
+    Array a = Array::allocate(elem, shape);
+    for (size_t i = 0; i < found; ++i) {
+      size_t leaf = 0;
+      write_value(a, elem, s.items[3 + i], int64_t(i), leaf);
+    }
+    return a;
+  }
+
+  Shape dims(const Sexp& s) const {
+    expect_list(s, "an array literal shape `(d ...)`");
+    if (s.items.size() > size_t(kMaxRank))
+      fail(s, "array literal rank " + std::to_string(s.items.size()) + " is too large (at most " +
+                  std::to_string(kMaxRank) + ")");
+    Shape shape;
+    for (const Sexp& d : s.items)
+      shape.push_back(count(d, "an extent", std::numeric_limits<int64_t>::max()));
+    return shape;
+  }
+
+  void write_value(Array& a, const Type& elem, const Sexp& v, int64_t i, size_t& leaf) const {
+    if (elem.is_scalar()) {
+      std::optional<Scalar> x;
+      if (v.is_atom()) x = literal(v, elem.scalar_kind());
+      if (!x) fail(v, "expected a " + elem.str() + " value, found " + describe(v));
+      a.write(leaf++, i, *x);
+      return;
+    }
+    if (!v.is_list() || v.items.size() != elem.elems().size())
+      fail(v, "expected a value of type " + elem.str() + ", written `(v1 ...)` with " +
+                  std::to_string(elem.elems().size()) + " components, found " + describe(v));
+    for (size_t k = 0; k < v.items.size(); ++k)
+      write_value(a, elem.elems()[k], v.items[k], i, leaf);
+  }
+
+  std::shared_ptr<const std::string> file_;
+};
+
+// ======================================================================== forms
+
+// One form of the text: its keyword, its operand count (-1: checked by the
+// builder) with their names for messages, and how to build its node.
+template <class Node> struct Form {
+  std::string_view name;
+  int arity;
+  std::string_view operands;
+  Node (*build)(const Converter&, const std::vector<Sexp>&, const Sexp&);
+};
+
+using ExpForm = Form<ExpNode>;
+using AccForm = Form<AccNode>;
+using Items = std::vector<Sexp>;
+using C = const Converter&;
+
+const ExpForm kExpForms[] = {
+    {"let", 2, "bindings body", [](C c, const Items&, const Sexp& s) { return c.let(s); }},
+    {"if", 3, "c t e",
+     [](C c, const Items& x, const Sexp&) -> ExpNode {
+       return ex::If{c.exp(x[1]), c.exp(x[2]), c.exp(x[3])};
+     }},
+    {"tuple", -1, "",
+     [](C c, const Items&, const Sexp& s) -> ExpNode { return ex::Tuple{c.exps(s, 1)}; }},
+    {"proj", 2, "K e",
+     [](C c, const Items& x, const Sexp&) -> ExpNode {
+       return ex::Proj{c.component(x[1]), c.exp(x[2])};
+     }},
+    {"ix", -1, "",
+     [](C c, const Items&, const Sexp& s) -> ExpNode { return ex::Index{c.exps(s, 1)}; }},
+    {"cast", 2, "T e", [](C c, const Items&, const Sexp& s) { return c.cast(s); }},
+    {"while", 3, "cond step init",
+     [](C c, const Items& x, const Sexp&) -> ExpNode {
+       return ex::While{c.lambda(x[1]), c.lambda(x[2]), c.exp(x[3])};
+     }},
+    {"shape", 1, "A",
+     [](C c, const Items& x, const Sexp&) -> ExpNode { return ex::ShapeOf{c.acc(x[1])}; }},
+    {"size", 1, "A",
+     [](C c, const Items& x, const Sexp&) -> ExpNode { return ex::SizeOf{c.acc(x[1])}; }},
+    {"!", 2, "A ix",
+     [](C c, const Items& x, const Sexp&) -> ExpNode {
+       return ex::Read{c.acc(x[1]), c.exp(x[2])};
+     }},
+    {"!!", 2, "A i",
+     [](C c, const Items& x, const Sexp&) -> ExpNode {
+       return ex::LinearRead{c.acc(x[1]), c.exp(x[2])};
+     }},
+    {"the", 1, "A",
+     [](C c, const Items& x, const Sexp&) -> ExpNode { return ex::The{c.acc(x[1])}; }},
+    {"to-index", 2, "sh ix",
+     [](C c, const Items& x, const Sexp&) -> ExpNode {
+       return ex::ToIndex{c.exp(x[1]), c.exp(x[2])};
+     }},
+    {"from-index", 2, "sh i",
+     [](C c, const Items& x, const Sexp&) -> ExpNode {
+       return ex::FromIndex{c.exp(x[1]), c.exp(x[2])};
+     }},
+    {"ignore", 1, "R",
+     [](C c, const Items& x, const Sexp&) -> ExpNode { return ex::Ignore{c.rank(x[1])}; }},
+    {"trace", 2, "label e",
+     [](C c, const Items& x, const Sexp&) -> ExpNode {
+       return ex::Trace{c.label(x[1]), c.exp(x[2])};
+     }},
+    {"at", -1, "", [](C c, const Items&, const Sexp& s) { return c.at(s); }},
+};
+
+AccNode scan(C c, const Items& x, ac::ScanKind kind) {
+  bool seeded = x.size() == 4;
+  return ac::Scan{kind, c.lambda(x[1]), seeded ? c.exp(x[2]) : nullptr, c.acc(x[seeded ? 3 : 2])};
+}
+
+const AccForm kAccForms[] = {
+    {"alet", 2, "bindings body", [](C c, const Items&, const Sexp& s) { return c.alet(s); }},
+    {"atuple", -1, "",
+     [](C c, const Items&, const Sexp& s) -> AccNode { return ac::ATuple{c.accs(s, 1)}; }},
+    {"aproj", 2, "K a",
+     [](C c, const Items& x, const Sexp&) -> AccNode {
+       return ac::AProj{c.component(x[1]), c.acc(x[2])};
+     }},
+    {"use", 1, "literal",
+     [](C c, const Items& x, const Sexp&) -> AccNode { return ac::Use{c.array_literal(x[1])}; }},
+    {"unit", 1, "e",
+     [](C c, const Items& x, const Sexp&) -> AccNode { return ac::Unit{c.exp(x[1])}; }},
+    {"generate", 2, "sh f",
+     [](C c, const Items& x, const Sexp&) -> AccNode {
+       return ac::Generate{c.exp(x[1]), c.lambda(x[2])};
+     }},
+    {"fill", 2, "sh e",
+     [](C c, const Items& x, const Sexp&) -> AccNode {
+       return ac::Fill{c.exp(x[1]), c.exp(x[2])};
+     }},
+    {"map", 2, "f a",
+     [](C c, const Items& x, const Sexp&) -> AccNode {
+       return ac::Map{c.lambda(x[1]), c.acc(x[2])};
+     }},
+    {"zipwith", 3, "f a b",
+     [](C c, const Items& x, const Sexp&) -> AccNode {
+       return ac::ZipWith{c.lambda(x[1]), c.acc(x[2]), c.acc(x[3])};
+     }},
+    {"fold", 3, "f z a",
+     [](C c, const Items& x, const Sexp&) -> AccNode {
+       return ac::Fold{c.lambda(x[1]), c.exp(x[2]), c.acc(x[3])};
+     }},
+    {"fold1", 2, "f a",
+     [](C c, const Items& x, const Sexp&) -> AccNode {
+       return ac::Fold{c.lambda(x[1]), nullptr, c.acc(x[2])};
+     }},
+    {"foldseg", 4, "f z a segs",
+     [](C c, const Items& x, const Sexp&) -> AccNode {
+       return ac::FoldSeg{c.lambda(x[1]), c.exp(x[2]), c.acc(x[3]), c.acc(x[4])};
+     }},
+    {"scanl", 3, "f z a",
+     [](C c, const Items& x, const Sexp&) { return scan(c, x, ac::ScanKind::Scanl); }},
+    {"scanl1", 2, "f a",
+     [](C c, const Items& x, const Sexp&) { return scan(c, x, ac::ScanKind::Scanl1); }},
+    {"scanr", 3, "f z a",
+     [](C c, const Items& x, const Sexp&) { return scan(c, x, ac::ScanKind::Scanr); }},
+    {"scanr1", 2, "f a",
+     [](C c, const Items& x, const Sexp&) { return scan(c, x, ac::ScanKind::Scanr1); }},
+    {"scanl'", 3, "f z a",
+     [](C c, const Items& x, const Sexp&) { return scan(c, x, ac::ScanKind::ScanlPrime); }},
+    {"permute", 4, "comb defs target src",
+     [](C c, const Items& x, const Sexp&) -> AccNode {
+       return ac::Permute{c.lambda(x[1]), c.acc(x[2]), c.lambda(x[3]), c.acc(x[4])};
+     }},
+    {"backpermute", 3, "sh f a",
+     [](C c, const Items& x, const Sexp&) -> AccNode {
+       return ac::Backpermute{c.exp(x[1]), c.lambda(x[2]), c.acc(x[3])};
+     }},
+    {"reshape", 2, "sh a",
+     [](C c, const Items& x, const Sexp&) -> AccNode {
+       return ac::Reshape{c.exp(x[1]), c.acc(x[2])};
+     }},
+    {"replicate", 2, "spec a",
+     [](C c, const Items& x, const Sexp&) -> AccNode {
+       return ac::Replicate{c.spec(x[1]), c.acc(x[2])};
+     }},
+    {"slice", 2, "a spec",
+     [](C c, const Items& x, const Sexp&) -> AccNode {
+       return ac::Slice{c.acc(x[1]), c.spec(x[2])};
+     }},
+    {"stencil", 4, "window boundary f a",
+     [](C c, const Items& x, const Sexp&) -> AccNode {
+       return ac::Stencil{c.window(x[1]), c.boundary(x[2]), c.lambda(x[3]), c.acc(x[4])};
+     }},
+    {"awhile", 3, "cond body init",
+     [](C c, const Items& x, const Sexp&) -> AccNode {
+       return ac::Awhile{c.alambda(x[1]), c.alambda(x[2]), c.acc(x[3])};
+     }},
+    {"atrace", 2, "label a",
+     [](C c, const Items& x, const Sexp&) -> AccNode {
+       return ac::ATrace{c.label(x[1]), c.acc(x[2])};
+     }},
+    {"acond", 3, "c a b",
+     [](C c, const Items& x, const Sexp&) -> AccNode {
+       return ac::ACond{c.exp(x[1]), c.acc(x[2]), c.acc(x[3])};
+     }},
+};
+
+template <class Node, size_t N>
+const Form<Node>* find_form(const Form<Node> (&table)[N], std::string_view name) {
+  for (const Form<Node>& f : table)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+ExpNode Converter::exp_form(const Sexp& s) const {
+  std::string_view f = form_name(s);
+  if (const ExpForm* form = find_form(kExpForms, f)) {
+    if (form->arity >= 0) operands(s, size_t(form->arity), form->operands);
+    return form->build(*this, s.items, s);
+  }
+  if (auto p = prim_from_name(f)) {
+    int n = prim_arity(*p);
+    operands(s, size_t(n), n == 1 ? "a" : "a b");
+    return ex::PrimApp{*p, exps(s, 1)};
+  }
+  if (find_form(kAccForms, f))
+    fail(s, "expected a scalar expression, found the array operation " + quote(f) +
+                " (nested data parallelism)");
+  fail(s, "unknown form " + quote(f));
+}
+
+AccNode Converter::acc_form(const Sexp& s) const {
+  std::string_view f = form_name(s);
+  if (const AccForm* form = find_form(kAccForms, f)) {
+    if (form->arity >= 0) operands(s, size_t(form->arity), form->operands);
+    return form->build(*this, s.items, s);
+  }
+  if (find_form(kExpForms, f) || prim_from_name(f))
+    fail(s, "expected an array expression, found the scalar form " + quote(f));
+  fail(s, "unknown form " + quote(f));
+}
+
+template <class F>
+auto parse_with(std::string_view text, const std::string& file_name, std::string_view what,
+                std::string_view after, F&& convert) {
+  auto file = std::make_shared<const std::string>(file_name);
+  Sexp s = Reader(text, file).read_only(what, after);
+  Converter c(file);
+  return convert(c, s);
+}
+
+} // namespace
+
+Program parse_program(std::string_view text, const std::string& file_name) {
+  return parse_with(text, file_name, "a program `(program ...)`", "the program",
+                    [](Converter& c, const Sexp& s) { return c.program(s); });
+}
+
+ExpPtr parse_exp(std::string_view text, const std::string& file_name) {
+  return parse_with(text, file_name, "a scalar expression", "the expression",
+                    [](Converter& c, const Sexp& s) { return c.exp(s); });
+}
+
+AccPtr parse_acc(std::string_view text, const std::string& file_name) {
+  return parse_with(text, file_name, "an array expression", "the expression",
+                    [](Converter& c, const Sexp& s) { return c.acc(s); });
+}
+
+Type parse_type(std::string_view text, const std::string& file_name) {
+  return parse_with(text, file_name, "a type", "the type",
+                    [](Converter& c, const Sexp& s) { return c.type(s); });
+}
+
+} // namespace strata
