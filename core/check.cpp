@@ -12,7 +12,9 @@ const Type kI64 = Type::scalar(ScalarKind::I64);
   throw Error(ErrorKind::Type, loc, message);
 }
 
-std::string quoted(std::string_view s) { return "`" + std::string(s) + "`"; }
+std::string quoted(std::string_view s) {
+  return "`" + std::string(s) + "`";
+}
 
 // Scopes are small vectors searched from the back, so inner bindings shadow outer ones.
 template <class T> class Scope {
@@ -35,8 +37,8 @@ public:
   void program(Program& p) {
     for (const Param& param : p.params) {
       if (!param.type.is_array())
-        fail(param.loc, "program parameter " + quoted(param.name) + " must have an array type, found " +
-                            param.type.str());
+        fail(param.loc, "program parameter " + quoted(param.name) +
+                            " must have an array type, found " + param.type.str());
       check_element_type(param.type.elem(), param.loc);
       arrays_.push(param.name, param.type);
     }
@@ -49,16 +51,19 @@ private:
 
   // ------------------------------------------------------------------ helpers
   static void check_element_type(const Type& t, const SrcLoc& loc) {
-    if (!t.is_element()) fail(loc, "expected an element type (a scalar or a tuple of them), found " + t.str());
+    if (!t.is_element())
+      fail(loc, "expected an element type (a scalar or a tuple of them), found " + t.str());
   }
 
-  static void expect(const Type& found, const Type& expected, const SrcLoc& loc, std::string_view what) {
+  static void expect(const Type& found, const Type& expected, const SrcLoc& loc,
+                     std::string_view what) {
     if (found != expected)
       fail(loc, std::string(what) + ": expected " + expected.str() + ", found " + found.str());
   }
 
   static int expect_index(const Type& t, const SrcLoc& loc, std::string_view what) {
-    if (!t.is_index()) fail(loc, std::string(what) + ": expected an index (ix R), found " + t.str());
+    if (!t.is_index())
+      fail(loc, std::string(what) + ": expected an index (ix R), found " + t.str());
     return int(t.elems().size());
   }
 
@@ -77,13 +82,15 @@ private:
                       " parameter(s), found " + std::to_string(f.params.size()));
     for (size_t i = 0; i < params.size(); ++i) {
       if (f.params[i].type != params[i])
-        fail(f.params[i].loc, std::string(what) + ": parameter " + quoted(f.params[i].name) + " should have type " +
-                                  params[i].str() + ", found " + f.params[i].type.str());
+        fail(f.params[i].loc, std::string(what) + ": parameter " + quoted(f.params[i].name) +
+                                  " should have type " + params[i].str() + ", found " +
+                                  f.params[i].type.str());
       scalars_.push(f.params[i].name, params[i]);
     }
     Type body = exp(*f.body);
     scalars_.pop(params.size());
-    if (body.is_window()) fail(f.body->loc, std::string(what) + ": a function cannot return a stencil window");
+    if (body.is_window())
+      fail(f.body->loc, std::string(what) + ": a function cannot return a stencil window");
     return body;
   }
 
@@ -92,8 +99,9 @@ private:
       fail(f.loc, std::string(what) + ": expected a function of 1 array parameter, found " +
                       std::to_string(f.params.size()));
     if (f.params[0].type != param)
-      fail(f.params[0].loc, std::string(what) + ": parameter " + quoted(f.params[0].name) + " should have type " +
-                                param.str() + ", found " + f.params[0].type.str());
+      fail(f.params[0].loc, std::string(what) + ": parameter " + quoted(f.params[0].name) +
+                                " should have type " + param.str() + ", found " +
+                                f.params[0].type.str());
     Scope<Type> saved = std::move(scalars_);
     scalars_ = Scope<Type>{};
     arrays_.push(f.params[0].name, param);
@@ -111,7 +119,8 @@ private:
                       quoted(form_name(a.node)) + " expression; bind it with alet first");
     const Type* t = arrays_.find(var->name);
     if (!t) {
-      if (scalars_.find(var->name)) fail(a.loc, quoted(var->name) + " is a scalar, but " + quoted(op) + " needs an array");
+      if (scalars_.find(var->name))
+        fail(a.loc, quoted(var->name) + " is a scalar, but " + quoted(op) + " needs an array");
       fail(a.loc, "unknown array variable " + quoted(var->name));
     }
     if (!t->is_array()) fail(a.loc, quoted(op) + ": expected an array, found " + t->str());
@@ -127,7 +136,8 @@ private:
 
   Type value_exp(Exp& e, std::string_view what) {
     Type t = exp(e);
-    if (t.is_window()) fail(e.loc, std::string(what) + ": a stencil window can only be read with `at`");
+    if (t.is_window())
+      fail(e.loc, std::string(what) + ": a stencil window can only be read with `at`");
     return t;
   }
 
@@ -136,12 +146,14 @@ private:
   Type exp_form(ex::Var& v, const SrcLoc& loc) {
     if (const Type* t = scalars_.find(v.name)) return *t;
     if (arrays_.find(v.name))
-      fail(loc, quoted(v.name) + " is an array; a scalar expression can only read it with ! !! the shape size");
+      fail(loc, quoted(v.name) +
+                    " is an array; a scalar expression can only read it with ! !! the shape size");
     fail(loc, "unknown variable " + quoted(v.name));
   }
 
   Type exp_form(ex::Let& l, const SrcLoc&) {
-    for (auto& b : l.bindings) scalars_.push(b.name, value_exp(*b.value, "let"));
+    for (auto& b : l.bindings)
+      scalars_.push(b.name, value_exp(*b.value, "let"));
     Type body = exp(*l.body);
     scalars_.pop(l.bindings.size());
     return body;
@@ -151,13 +163,15 @@ private:
     expect(exp(*i.cond), kBool, i.cond->loc, "if condition");
     Type t = value_exp(*i.then_branch, "if");
     Type e = value_exp(*i.else_branch, "if");
-    if (t != e) fail(loc, "if: both branches must have the same type, found " + t.str() + " and " + e.str());
+    if (t != e)
+      fail(loc, "if: both branches must have the same type, found " + t.str() + " and " + e.str());
     return t;
   }
 
   Type exp_form(ex::Tuple& t, const SrcLoc&) {
     std::vector<Type> elems;
-    for (auto& e : t.elems) elems.push_back(value_exp(*e, "tuple"));
+    for (auto& e : t.elems)
+      elems.push_back(value_exp(*e, "tuple"));
     return Type::tuple(std::move(elems));
   }
 
@@ -170,7 +184,8 @@ private:
   }
 
   Type exp_form(ex::Index& ix, const SrcLoc&) {
-    for (auto& c : ix.components) expect(exp(*c), kI64, c->loc, "ix component");
+    for (auto& c : ix.components)
+      expect(exp(*c), kI64, c->loc, "ix component");
     return Type::index(int(ix.components.size()));
   }
 
@@ -182,13 +197,16 @@ private:
 
   Type exp_form(ex::While& w, const SrcLoc& loc) {
     Type state = value_exp(*w.init, "while");
-    if (!state.is_element()) fail(loc, "while: the state must be a scalar or tuple, found " + state.str());
+    if (!state.is_element())
+      fail(loc, "while: the state must be a scalar or tuple, found " + state.str());
     expect(lambda(w.cond, {state}, "while condition"), kBool, w.cond.loc, "while condition");
     expect(lambda(w.step, {state}, "while step"), state, w.step.loc, "while step");
     return state;
   }
 
-  Type exp_form(ex::ShapeOf& s, const SrcLoc&) { return Type::index(array_variable(*s.array, "shape").rank()); }
+  Type exp_form(ex::ShapeOf& s, const SrcLoc&) {
+    return Type::index(array_variable(*s.array, "shape").rank());
+  }
   Type exp_form(ex::SizeOf& s, const SrcLoc&) {
     array_variable(*s.array, "size");
     return kI64;
@@ -198,8 +216,8 @@ private:
     const Type& a = array_variable(*r.array, "!");
     int rank = expect_index(exp(*r.index), r.index->loc, "!");
     if (rank != a.rank())
-      fail(r.index->loc, "!: expected an index of rank " + std::to_string(a.rank()) + ", found rank " +
-                             std::to_string(rank));
+      fail(r.index->loc, "!: expected an index of rank " + std::to_string(a.rank()) +
+                             ", found rank " + std::to_string(rank));
     return a.elem();
   }
 
@@ -218,7 +236,9 @@ private:
   Type exp_form(ex::ToIndex& t, const SrcLoc& loc) {
     int r1 = expect_index(exp(*t.shape), t.shape->loc, "to-index shape");
     int r2 = expect_index(exp(*t.index), t.index->loc, "to-index index");
-    if (r1 != r2) fail(loc, "to-index: shape and index ranks differ (" + std::to_string(r1) + " and " + std::to_string(r2) + ")");
+    if (r1 != r2)
+      fail(loc, "to-index: shape and index ranks differ (" + std::to_string(r1) + " and " +
+                    std::to_string(r2) + ")");
     return kI64;
   }
 
@@ -238,15 +258,17 @@ private:
   Type exp_form(ex::At& a, const SrcLoc& loc) {
     const Type* w = scalars_.find(a.window);
     if (!w) fail(loc, "unknown stencil window " + quoted(a.window));
-    if (!w->is_window()) fail(loc, "at: " + quoted(a.window) + " is not a stencil window but " + w->str());
+    if (!w->is_window())
+      fail(loc, "at: " + quoted(a.window) + " is not a stencil window but " + w->str());
     if (int(a.offsets.size()) != w->rank())
       fail(loc, "at: expected " + std::to_string(w->rank()) + " offset(s) for a window of rank " +
                     std::to_string(w->rank()) + ", found " + std::to_string(a.offsets.size()));
     for (size_t k = 0; k < a.offsets.size(); ++k) {
       int64_t radius = window_sizes_.empty() ? 0 : window_sizes_.back()[k] / 2;
       if (a.offsets[k] < -radius || a.offsets[k] > radius)
-        fail(loc, "at: offset " + std::to_string(a.offsets[k]) + " in dimension " + std::to_string(k) +
-                      " is outside the window (radius " + std::to_string(radius) + ")");
+        fail(loc, "at: offset " + std::to_string(a.offsets[k]) + " in dimension " +
+                      std::to_string(k) + " is outside the window (radius " +
+                      std::to_string(radius) + ")");
     }
     return w->elem();
   }
@@ -254,7 +276,8 @@ private:
   Type exp_form(ex::PrimApp& p, const SrcLoc& loc) {
     std::string op = quoted(prim_name(p.op));
     if (int(p.args.size()) != prim_arity(p.op))
-      fail(loc, op + " takes " + std::to_string(prim_arity(p.op)) + " operand(s), found " + std::to_string(p.args.size()));
+      fail(loc, op + " takes " + std::to_string(prim_arity(p.op)) + " operand(s), found " +
+                    std::to_string(p.args.size()));
     std::vector<Type> args;
     for (auto& a : p.args) {
       Type t = value_exp(*a, prim_name(p.op));
@@ -263,32 +286,47 @@ private:
     }
     for (size_t i = 1; i < args.size(); ++i)
       if (args[i] != args[0])
-        fail(loc, op + " expects operands of the same type, found " + args[0].str() + " and " + args[i].str());
+        fail(loc, op + " expects operands of the same type, found " + args[0].str() + " and " +
+                      args[i].str());
     ScalarKind k = args[0].scalar_kind();
     auto require = [&](bool ok, std::string_view what) {
-      if (!ok) fail(loc, op + " expects " + std::string(what) + " operands, found " + args[0].str());
+      if (!ok)
+        fail(loc, op + " expects " + std::string(what) + " operands, found " + args[0].str());
     };
     switch (p.op) {
-    case Prim::Add: case Prim::Sub: case Prim::Mul: case Prim::Neg: case Prim::Abs:
-    case Prim::Signum: case Prim::Min: case Prim::Max:
-      require(is_numeric(k), "numeric");
-      return args[0];
-    case Prim::Div:
-      require(is_float(k), "floating-point");
-      return args[0];
-    case Prim::Quot: case Prim::Rem: case Prim::IDiv: case Prim::Mod: case Prim::BAnd:
-    case Prim::BOr: case Prim::BXor: case Prim::BNot: case Prim::Shl: case Prim::Shr:
-    case Prim::Popcount: case Prim::Clz: case Prim::Ctz:
-      require(is_integral(k), "integral");
-      return args[0];
-    case Prim::Eq: case Prim::Ne: case Prim::Lt: case Prim::Le: case Prim::Gt: case Prim::Ge:
-      return kBool;
-    case Prim::And: case Prim::Or: case Prim::Not:
-      require(k == ScalarKind::Bool, "bool");
-      return kBool;
-    case Prim::IsNaN: case Prim::IsInf:
-      require(is_float(k), "floating-point");
-      return kBool;
+    case Prim::Add:
+    case Prim::Sub:
+    case Prim::Mul:
+    case Prim::Neg:
+    case Prim::Abs:
+    case Prim::Signum:
+    case Prim::Min:
+    case Prim::Max: require(is_numeric(k), "numeric"); return args[0];
+    case Prim::Div: require(is_float(k), "floating-point"); return args[0];
+    case Prim::Quot:
+    case Prim::Rem:
+    case Prim::IDiv:
+    case Prim::Mod:
+    case Prim::BAnd:
+    case Prim::BOr:
+    case Prim::BXor:
+    case Prim::BNot:
+    case Prim::Shl:
+    case Prim::Shr:
+    case Prim::Popcount:
+    case Prim::Clz:
+    case Prim::Ctz: require(is_integral(k), "integral"); return args[0];
+    case Prim::Eq:
+    case Prim::Ne:
+    case Prim::Lt:
+    case Prim::Le:
+    case Prim::Gt:
+    case Prim::Ge: return kBool;
+    case Prim::And:
+    case Prim::Or:
+    case Prim::Not: require(k == ScalarKind::Bool, "bool"); return kBool;
+    case Prim::IsNaN:
+    case Prim::IsInf: require(is_float(k), "floating-point"); return kBool;
     default: // the floating-point functions
       require(is_float(k), "floating-point");
       return args[0];
@@ -317,12 +355,14 @@ private:
 
   Type acc_form(ac::Var& v, const SrcLoc& loc) {
     if (const Type* t = arrays_.find(v.name)) return *t;
-    if (scalars_.find(v.name)) fail(loc, quoted(v.name) + " is a scalar, but an array is expected here");
+    if (scalars_.find(v.name))
+      fail(loc, quoted(v.name) + " is a scalar, but an array is expected here");
     fail(loc, "unknown array variable " + quoted(v.name));
   }
 
   Type acc_form(ac::Alet& l, const SrcLoc&) {
-    for (auto& b : l.bindings) arrays_.push(b.name, acc(*b.value));
+    for (auto& b : l.bindings)
+      arrays_.push(b.name, acc(*b.value));
     Type body = acc(*l.body);
     arrays_.pop(l.bindings.size());
     return body;
@@ -331,7 +371,8 @@ private:
   Type acc_form(ac::ATuple& t, const SrcLoc& loc) {
     if (t.elems.empty()) fail(loc, "atuple: expected at least one array");
     std::vector<Type> elems;
-    for (auto& e : t.elems) elems.push_back(acc(*e));
+    for (auto& e : t.elems)
+      elems.push_back(acc(*e));
     return Type::tuple(std::move(elems));
   }
 
@@ -389,7 +430,8 @@ private:
   }
 
   static void need_rank1(const Type& a, const SrcLoc& loc, std::string_view what) {
-    if (a.rank() < 1) fail(loc, std::string(what) + ": expected an array of rank at least 1, found " + a.str());
+    if (a.rank() < 1)
+      fail(loc, std::string(what) + ": expected an array of rank at least 1, found " + a.str());
   }
 
   Type acc_form(ac::Fold& f, const SrcLoc& loc) {
@@ -403,7 +445,8 @@ private:
   Type acc_form(ac::FoldSeg& f, const SrcLoc& loc) {
     Type a = array_operand(*f.a, "foldseg");
     need_rank1(a, loc, "foldseg");
-    expect(array_operand(*f.segs, "foldseg segments"), Type::array(kI64, 1), f.segs->loc, "foldseg segments");
+    expect(array_operand(*f.segs, "foldseg segments"), Type::array(kI64, 1), f.segs->loc,
+           "foldseg segments");
     reduction(f.f, f.seed.get(), a.elem(), "foldseg");
     return a;
   }
@@ -413,7 +456,8 @@ private:
     Type a = array_operand(*s.a, what);
     need_rank1(a, loc, what);
     reduction(s.f, s.seed.get(), a.elem(), what);
-    if (s.kind == ac::ScanKind::ScanlPrime) return Type::tuple({a, Type::array(a.elem(), a.rank() - 1)});
+    if (s.kind == ac::ScanKind::ScanlPrime)
+      return Type::tuple({a, Type::array(a.elem(), a.rank() - 1)});
     return a;
   }
 
@@ -421,18 +465,18 @@ private:
     Type defs = array_operand(*p.defaults, "permute defaults");
     Type src = array_operand(*p.source, "permute source");
     expect(src.elem(), defs.elem(), p.source->loc, "permute source element type");
-    expect(lambda(p.combine, {defs.elem(), defs.elem()}, "permute combination"), defs.elem(), p.combine.loc,
-           "permute combination result");
-    expect(lambda(p.target, {Type::index(src.rank())}, "permute target"), Type::index(defs.rank()), p.target.loc,
-           "permute target index");
+    expect(lambda(p.combine, {defs.elem(), defs.elem()}, "permute combination"), defs.elem(),
+           p.combine.loc, "permute combination result");
+    expect(lambda(p.target, {Type::index(src.rank())}, "permute target"), Type::index(defs.rank()),
+           p.target.loc, "permute target index");
     return defs;
   }
 
   Type acc_form(ac::Backpermute& b, const SrcLoc&) {
     int rank = expect_index(top_exp(*b.shape, "backpermute"), b.shape->loc, "backpermute shape");
     Type a = array_operand(*b.a, "backpermute");
-    expect(lambda(b.source_index, {Type::index(rank)}, "backpermute"), Type::index(a.rank()), b.source_index.loc,
-           "backpermute source index");
+    expect(lambda(b.source_index, {Type::index(rank)}, "backpermute"), Type::index(a.rank()),
+           b.source_index.loc, "backpermute source index");
     return Type::array(a.elem(), rank);
   }
 
@@ -443,12 +487,14 @@ private:
 
   void spec_items(std::vector<ac::SpecItem>& spec, std::string_view what) {
     for (auto& s : spec)
-      if (!s.is_all()) expect(top_exp(*s.extent, what), kI64, s.extent->loc, std::string(what) + " spec");
+      if (!s.is_all())
+        expect(top_exp(*s.extent, what), kI64, s.extent->loc, std::string(what) + " spec");
   }
 
   static int count_all(const std::vector<ac::SpecItem>& spec) {
     int n = 0;
-    for (const auto& s : spec) n += s.is_all();
+    for (const auto& s : spec)
+      n += s.is_all();
     return n;
   }
 
@@ -456,8 +502,8 @@ private:
     Type a = array_operand(*r.a, "replicate");
     spec_items(r.spec, "replicate");
     if (count_all(r.spec) != a.rank())
-      fail(loc, "replicate: the spec must have one `all` per source dimension (" + std::to_string(a.rank()) +
-                    "), found " + std::to_string(count_all(r.spec)));
+      fail(loc, "replicate: the spec must have one `all` per source dimension (" +
+                    std::to_string(a.rank()) + "), found " + std::to_string(count_all(r.spec)));
     return Type::array(a.elem(), int(r.spec.size()));
   }
 
@@ -465,18 +511,20 @@ private:
     Type a = array_operand(*s.a, "slice");
     spec_items(s.spec, "slice");
     if (int(s.spec.size()) != a.rank())
-      fail(loc, "slice: the spec must have one entry per source dimension (" + std::to_string(a.rank()) +
-                    "), found " + std::to_string(s.spec.size()));
+      fail(loc, "slice: the spec must have one entry per source dimension (" +
+                    std::to_string(a.rank()) + "), found " + std::to_string(s.spec.size()));
     return Type::array(a.elem(), count_all(s.spec));
   }
 
   Type acc_form(ac::Stencil& s, const SrcLoc& loc) {
     Type a = array_operand(*s.a, "stencil");
     if (int(s.window.size()) != a.rank())
-      fail(loc, "stencil: expected " + std::to_string(a.rank()) + " window size(s) for an array of rank " +
-                    std::to_string(a.rank()) + ", found " + std::to_string(s.window.size()));
+      fail(loc, "stencil: expected " + std::to_string(a.rank()) +
+                    " window size(s) for an array of rank " + std::to_string(a.rank()) +
+                    ", found " + std::to_string(s.window.size()));
     for (int64_t w : s.window)
-      if (w < 1 || w % 2 == 0) fail(loc, "stencil: window sizes must be odd and positive, found " + std::to_string(w));
+      if (w < 1 || w % 2 == 0)
+        fail(loc, "stencil: window sizes must be odd and positive, found " + std::to_string(w));
     if (s.boundary.kind == ac::BoundaryKind::Constant)
       expect(top_exp(*s.boundary.constant, "stencil boundary"), a.elem(), s.boundary.constant->loc,
              "stencil boundary constant");
@@ -489,7 +537,8 @@ private:
 
   Type acc_form(ac::Awhile& w, const SrcLoc&) {
     Type state = acc(*w.init);
-    expect(alambda(w.cond, state, "awhile condition"), Type::array(kBool, 0), w.cond.loc, "awhile condition");
+    expect(alambda(w.cond, state, "awhile condition"), Type::array(kBool, 0), w.cond.loc,
+           "awhile condition");
     expect(alambda(w.body, state, "awhile body"), state, w.body.loc, "awhile body");
     return state;
   }
@@ -500,7 +549,9 @@ private:
     expect(top_exp(*c.cond, "acond"), kBool, c.cond->loc, "acond condition");
     Type t = acc(*c.then_branch);
     Type e = acc(*c.else_branch);
-    if (t != e) fail(loc, "acond: both branches must have the same type, found " + t.str() + " and " + e.str());
+    if (t != e)
+      fail(loc,
+           "acond: both branches must have the same type, found " + t.str() + " and " + e.str());
     return t;
   }
 
@@ -509,6 +560,8 @@ private:
 
 } // namespace
 
-void check_program(Program& p) { Checker().program(p); }
+void check_program(Program& p) {
+  Checker().program(p);
+}
 
 } // namespace strata

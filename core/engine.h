@@ -33,7 +33,8 @@ public:
   // Whether the engine can run on this machine; if not, `why` says so ("no CUDA device").
   virtual bool available(std::string& why) const = 0;
   // `program` must be type-checked and outlive the executable.
-  virtual std::unique_ptr<Executable> compile(const Program& program, const CompileOptions& options) const = 0;
+  virtual std::unique_ptr<Executable> compile(const Program& program,
+                                              const CompileOptions& options) const = 0;
 };
 
 } // namespace strata

@@ -22,26 +22,36 @@ template <class T> using Unsigned = std::make_unsigned_t<T>;
 
 // ------------------------------------------------------------ arithmetic
 template <class T> T add(T a, T b) {
-  if constexpr (is_int_v<T>) return T(uint64_t(a) + uint64_t(b));
-  else return a + b;
+  if constexpr (is_int_v<T>)
+    return T(uint64_t(a) + uint64_t(b));
+  else
+    return a + b;
 }
 template <class T> T sub(T a, T b) {
-  if constexpr (is_int_v<T>) return T(uint64_t(a) - uint64_t(b));
-  else return a - b;
+  if constexpr (is_int_v<T>)
+    return T(uint64_t(a) - uint64_t(b));
+  else
+    return a - b;
 }
 template <class T> T mul(T a, T b) {
-  if constexpr (is_int_v<T>) return T(uint64_t(a) * uint64_t(b));
-  else return a * b;
+  if constexpr (is_int_v<T>)
+    return T(uint64_t(a) * uint64_t(b));
+  else
+    return a * b;
 }
 template <class T> T neg(T a) {
-  if constexpr (is_int_v<T>) return T(uint64_t(0) - uint64_t(a));
-  else return -a;
+  if constexpr (is_int_v<T>)
+    return T(uint64_t(0) - uint64_t(a));
+  else
+    return -a;
 }
 // abs(MIN) wraps to MIN, as two's complement negation does.
 template <class T> T abs(T a) {
   if constexpr (is_int_v<T>) {
-    if constexpr (std::is_signed_v<T>) return a < 0 ? neg(a) : a;
-    else return a;
+    if constexpr (std::is_signed_v<T>)
+      return a < 0 ? neg(a) : a;
+    else
+      return a;
   } else {
     return std::fabs(a);
   }
@@ -84,7 +94,8 @@ template <class T> T rem(T a, T b) {
     if (b == T(-1)) return T(0);
   return T(a % b);
 }
-// Floor division: the quotient rounds toward negative infinity, and mod takes the sign of the divisor.
+// Floor division: the quotient rounds toward negative infinity, and mod takes the sign of the
+// divisor.
 template <class T> T idiv(T a, T b) {
   T q = quot(a, b);
   if constexpr (std::is_signed_v<T>)
@@ -103,15 +114,27 @@ template <class T> T mod(T a, T b) {
 template <class T> unsigned shift_amount(T s) {
   return unsigned(uint64_t(s) & uint64_t(sizeof(T) * 8 - 1));
 }
-template <class T> T shl(T a, T s) { return T(Unsigned<T>(Unsigned<T>(a) << shift_amount(s))); }
-template <class T> T shr(T a, T s) { return T(a >> shift_amount(s)); }
-template <class T> T popcount(T a) { return T(std::popcount(Unsigned<T>(a))); }
-template <class T> T clz(T a) { return T(std::countl_zero(Unsigned<T>(a))); }
-template <class T> T ctz(T a) { return T(std::countr_zero(Unsigned<T>(a))); }
+template <class T> T shl(T a, T s) {
+  return T(Unsigned<T>(Unsigned<T>(a) << shift_amount(s)));
+}
+template <class T> T shr(T a, T s) {
+  return T(a >> shift_amount(s));
+}
+template <class T> T popcount(T a) {
+  return T(std::popcount(Unsigned<T>(a)));
+}
+template <class T> T clz(T a) {
+  return T(std::countl_zero(Unsigned<T>(a)));
+}
+template <class T> T ctz(T a) {
+  return T(std::countr_zero(Unsigned<T>(a)));
+}
 
 // ------------------------------------------------------------ floating
 // Half away from zero, as C's round().
-template <class T> T round(T a) { return std::round(a); }
+template <class T> T round(T a) {
+  return std::round(a);
+}
 
 // ------------------------------------------------------------ conversions
 // cast<To>(from): int->int wraps; int->float rounds to nearest, once; float->int

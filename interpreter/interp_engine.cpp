@@ -8,7 +8,9 @@ namespace {
 class InterpExecutable final : public Executable {
 public:
   explicit InterpExecutable(const Program& program) : program_(program) {}
-  std::vector<Array> run(const std::vector<Array>& inputs) override { return interpret(program_, inputs); }
+  std::vector<Array> run(const std::vector<Array>& inputs) override {
+    return interpret(program_, inputs);
+  }
 
 private:
   const Program& program_;
@@ -18,13 +20,16 @@ class InterpEngine final : public Engine {
 public:
   std::string name() const override { return "interp"; }
   bool available(std::string&) const override { return true; }
-  std::unique_ptr<Executable> compile(const Program& program, const CompileOptions&) const override {
+  std::unique_ptr<Executable> compile(const Program& program,
+                                      const CompileOptions&) const override {
     return std::make_unique<InterpExecutable>(program);
   }
 };
 
 } // namespace
 
-std::unique_ptr<Engine> make_interp_engine() { return std::make_unique<InterpEngine>(); }
+std::unique_ptr<Engine> make_interp_engine() {
+  return std::make_unique<InterpEngine>();
+}
 
 } // namespace strata

@@ -10,7 +10,9 @@
 namespace strata {
 namespace {
 
-std::string quoted(std::string_view s) { return "`" + std::string(s) + "`"; }
+std::string quoted(std::string_view s) {
+  return "`" + std::string(s) + "`";
+}
 
 // Steps `ix` to the next index of `sh` in row-major order.
 void next_index(Index& ix, const Shape& sh) {
@@ -61,8 +63,9 @@ public:
       const Param& param = p.params[i];
       if (inputs[i].type() != param.type)
         throw Error(ErrorKind::Input, param.loc,
-                    "parameter " + quoted(param.name) + " expects " + param.type.str() + ", given " +
-                        inputs[i].type().str() + " of shape " + shape_str(inputs[i].shape()));
+                    "parameter " + quoted(param.name) + " expects " + param.type.str() +
+                        ", given " + inputs[i].type().str() + " of shape " +
+                        shape_str(inputs[i].shape()));
       arrays_.emplace_back(&param.name, Arrays::single(inputs[i]));
     }
     std::vector<Array> out;
@@ -89,16 +92,20 @@ private:
   const Value& lookup_scalar(const std::string& name) const {
     for (auto it = scalars_.rbegin(); it != scalars_.rend(); ++it)
       if (*it->first == name) return it->second;
-    throw Error(ErrorKind::Type, "unbound variable " + quoted(name) + " (was the program type-checked?)");
+    throw Error(ErrorKind::Type,
+                "unbound variable " + quoted(name) + " (was the program type-checked?)");
   }
 
   const Arrays& lookup_arrays(const std::string& name) const {
     for (auto it = arrays_.rbegin(); it != arrays_.rend(); ++it)
       if (*it->first == name) return it->second;
-    throw Error(ErrorKind::Type, "unbound array variable " + quoted(name) + " (was the program type-checked?)");
+    throw Error(ErrorKind::Type,
+                "unbound array variable " + quoted(name) + " (was the program type-checked?)");
   }
 
-  const Array& array_var(const Acc& a) { return lookup_arrays(std::get<ac::Var>(a.node).name).array; }
+  const Array& array_var(const Acc& a) {
+    return lookup_arrays(std::get<ac::Var>(a.node).name).array;
+  }
 
   Value apply(const Lambda& f, Value x) {
     scalars_.emplace_back(&f.params[0].name, std::move(x));
@@ -147,7 +154,8 @@ private:
   Value ev(const ex::Tuple& t, const Exp&) {
     std::vector<Value> elems;
     elems.reserve(t.elems.size());
-    for (const auto& e : t.elems) elems.push_back(eval(*e));
+    for (const auto& e : t.elems)
+      elems.push_back(eval(*e));
     return Value::tuple(std::move(elems));
   }
 
@@ -156,7 +164,8 @@ private:
   Value ev(const ex::Index& ix, const Exp&) {
     std::vector<Value> elems;
     elems.reserve(ix.components.size());
-    for (const auto& c : ix.components) elems.push_back(eval(*c));
+    for (const auto& c : ix.components)
+      elems.push_back(eval(*c));
     return Value::tuple(std::move(elems));
   }
 
@@ -164,20 +173,23 @@ private:
 
   Value ev(const ex::While& w, const Exp&) {
     Value state = eval(*w.init);
-    while (apply(w.cond, state).truthy()) state = apply(w.step, std::move(state));
+    while (apply(w.cond, state).truthy())
+      state = apply(w.step, std::move(state));
     return state;
   }
 
   Value ev(const ex::ShapeOf& s, const Exp&) { return Value::index(array_var(*s.array).shape()); }
-  Value ev(const ex::SizeOf& s, const Exp&) { return Scalar::make<int64_t>(array_var(*s.array).size()); }
+  Value ev(const ex::SizeOf& s, const Exp&) {
+    return Scalar::make<int64_t>(array_var(*s.array).size());
+  }
 
   Value ev(const ex::Read& r, const Exp& e) {
     const Array& a = array_var(*r.array);
     Index ix = eval(*r.index).to_index();
     if (!in_bounds(a.shape(), ix))
       throw Error(ErrorKind::Bounds, e.loc,
-                  "index " + shape_str(ix) + " out of bounds for shape " + shape_str(a.shape()) + " in `!` of " +
-                      quoted(std::get<ac::Var>(r.array->node).name));
+                  "index " + shape_str(ix) + " out of bounds for shape " + shape_str(a.shape()) +
+                      " in `!` of " + quoted(std::get<ac::Var>(r.array->node).name));
     return read_element(a, to_linear(a.shape(), ix));
   }
 
@@ -186,9 +198,9 @@ private:
     int64_t i = eval(*r.index).scalar.get<int64_t>();
     if (i < 0 || i >= a.size())
       throw Error(ErrorKind::Bounds, e.loc,
-                  "linear index " + std::to_string(i) + " out of bounds for size " + std::to_string(a.size()) +
-                      " (shape " + shape_str(a.shape()) + ") in `!!` of " +
-                      quoted(std::get<ac::Var>(r.array->node).name));
+                  "linear index " + std::to_string(i) + " out of bounds for size " +
+                      std::to_string(a.size()) + " (shape " + shape_str(a.shape()) +
+                      ") in `!!` of " + quoted(std::get<ac::Var>(r.array->node).name));
     return read_element(a, i);
   }
 
@@ -199,7 +211,8 @@ private:
     Index ix = eval(*t.index).to_index();
     if (!in_bounds(sh, ix))
       throw Error(ErrorKind::Bounds, e.loc,
-                  "index " + shape_str(ix) + " out of bounds for shape " + shape_str(sh) + " in `to-index`");
+                  "index " + shape_str(ix) + " out of bounds for shape " + shape_str(sh) +
+                      " in `to-index`");
     return Scalar::make<int64_t>(to_linear(sh, ix));
   }
 
@@ -208,8 +221,8 @@ private:
     int64_t i = eval(*f.index).scalar.get<int64_t>();
     if (i < 0 || i >= shape_size(sh))
       throw Error(ErrorKind::Bounds, e.loc,
-                  "linear index " + std::to_string(i) + " out of bounds for shape " + shape_str(sh) +
-                      " in `from-index`");
+                  "linear index " + std::to_string(i) + " out of bounds for shape " +
+                      shape_str(sh) + " in `from-index`");
     return Value::index(from_linear(sh, i));
   }
 
@@ -217,15 +230,19 @@ private:
 
   Value ev(const ex::Trace& t, const Exp& e) {
     Value v = eval(*t.arg);
-    if (options_.trace) *options_.trace << e.loc.str() << ": trace " << t.label << ": " << value_str(v) << "\n";
+    if (options_.trace)
+      *options_.trace << e.loc.str() << ": trace " << t.label << ": " << value_str(v) << "\n";
     return v;
   }
 
   Value ev(const ex::PrimApp& p, const Exp& e) {
-    if (p.op == Prim::And) return eval(*p.args[0]).truthy() ? eval(*p.args[1]) : Value(Scalar::make(false));
-    if (p.op == Prim::Or) return eval(*p.args[0]).truthy() ? Value(Scalar::make(true)) : eval(*p.args[1]);
+    if (p.op == Prim::And)
+      return eval(*p.args[0]).truthy() ? eval(*p.args[1]) : Value(Scalar::make(false));
+    if (p.op == Prim::Or)
+      return eval(*p.args[0]).truthy() ? Value(Scalar::make(true)) : eval(*p.args[1]);
     Scalar args[2];
-    for (size_t i = 0; i < p.args.size(); ++i) args[i] = eval(*p.args[i]).scalar;
+    for (size_t i = 0; i < p.args.size(); ++i)
+      args[i] = eval(*p.args[i]).scalar;
     return apply_prim(p.op, args, e.loc);
   }
 
@@ -252,7 +269,8 @@ private:
     Shape sh = eval(e).to_index();
     for (int64_t d : sh)
       if (d < 0)
-        throw Error(ErrorKind::Shape, e.loc, "negative extent in shape " + shape_str(sh) + " of " + quoted(op));
+        throw Error(ErrorKind::Shape, e.loc,
+                    "negative extent in shape " + shape_str(sh) + " of " + quoted(op));
     return sh;
   }
 
@@ -281,7 +299,8 @@ private:
 
   Arrays ev(const ac::ATuple& t, const Acc&) {
     std::vector<Arrays> elems;
-    for (const auto& e : t.elems) elems.push_back(eval(*e));
+    for (const auto& e : t.elems)
+      elems.push_back(eval(*e));
     return Arrays::tuple(std::move(elems));
   }
 
@@ -305,26 +324,30 @@ private:
   Arrays ev(const ac::Fill& f, const Acc& a) {
     Array out = allocate(a, eval_shape(*f.shape, "fill"));
     Value v = eval(*f.value);
-    for (int64_t i = 0; i < out.size(); ++i) write_element(out, i, v);
+    for (int64_t i = 0; i < out.size(); ++i)
+      write_element(out, i, v);
     return Arrays::single(out);
   }
 
   Arrays ev(const ac::Map& m, const Acc& a) {
     Array src = eval_array(*m.a);
     Array out = allocate(a, src.shape());
-    for (int64_t i = 0; i < out.size(); ++i) write_element(out, i, apply(m.f, read_element(src, i)));
+    for (int64_t i = 0; i < out.size(); ++i)
+      write_element(out, i, apply(m.f, read_element(src, i)));
     return Arrays::single(out);
   }
 
   Arrays ev(const ac::ZipWith& z, const Acc& a) {
     Array x = eval_array(*z.a), y = eval_array(*z.b);
     Shape sh(x.shape().size());
-    for (size_t k = 0; k < sh.size(); ++k) sh[k] = std::min(x.shape()[k], y.shape()[k]);
+    for (size_t k = 0; k < sh.size(); ++k)
+      sh[k] = std::min(x.shape()[k], y.shape()[k]);
     Array out = allocate(a, sh);
     Index ix(sh.size(), 0);
     for (int64_t i = 0; i < out.size(); ++i, next_index(ix, sh))
       write_element(out, i,
-                    apply(z.f, read_element(x, to_linear(x.shape(), ix)), read_element(y, to_linear(y.shape(), ix))));
+                    apply(z.f, read_element(x, to_linear(x.shape(), ix)),
+                          read_element(y, to_linear(y.shape(), ix))));
     return Arrays::single(out);
   }
 
@@ -338,10 +361,11 @@ private:
       int64_t base = row * n;
       if (!f.seed && n == 0)
         throw Error(ErrorKind::EmptyReduction, a.loc,
-                    "fold1 over an empty row (row " + shape_str(from_linear(outer, row)) + " of shape " +
-                        shape_str(src.shape()) + ")");
+                    "fold1 over an empty row (row " + shape_str(from_linear(outer, row)) +
+                        " of shape " + shape_str(src.shape()) + ")");
       Value acc = f.seed ? seed : read_element(src, base);
-      for (int64_t j = f.seed ? 0 : 1; j < n; ++j) acc = apply(f.f, std::move(acc), read_element(src, base + j));
+      for (int64_t j = f.seed ? 0 : 1; j < n; ++j)
+        acc = apply(f.f, std::move(acc), read_element(src, base + j));
       write_element(out, row, acc);
     }
     return Arrays::single(out);
@@ -356,13 +380,15 @@ private:
     for (int64_t s = 0; s < segs.size(); ++s) {
       if (lengths[s] < 0)
         throw Error(ErrorKind::Shape, a.loc,
-                    "foldseg: segment " + std::to_string(s) + " has negative length " + std::to_string(lengths[s]));
+                    "foldseg: segment " + std::to_string(s) + " has negative length " +
+                        std::to_string(lengths[s]));
       if (__builtin_add_overflow(total, lengths[s], &total)) total = -1;
     }
     if (total != n)
       throw Error(ErrorKind::Shape, a.loc,
-                  "foldseg: segment lengths sum to " + std::to_string(total) + " but the innermost dimension of " +
-                      shape_str(src.shape()) + " is " + std::to_string(n));
+                  "foldseg: segment lengths sum to " + std::to_string(total) +
+                      " but the innermost dimension of " + shape_str(src.shape()) + " is " +
+                      std::to_string(n));
     Array out = allocate(a, with_inner(outer, segs.size()));
     Value seed = eval(*f.seed);
     int64_t nsegs = segs.size();
@@ -370,7 +396,8 @@ private:
       int64_t pos = row * n;
       for (int64_t s = 0; s < nsegs; ++s) {
         Value acc = seed;
-        for (int64_t j = 0; j < lengths[s]; ++j) acc = apply(f.f, std::move(acc), read_element(src, pos++));
+        for (int64_t j = 0; j < lengths[s]; ++j)
+          acc = apply(f.f, std::move(acc), read_element(src, pos++));
         write_element(out, row * nsegs + s, acc);
       }
     }
@@ -398,14 +425,17 @@ private:
           write_element(out, o + j, acc);
           acc = apply(s.f, std::move(acc), read_element(src, in + j));
         }
-        if (s.kind == ScanKind::Scanl) write_element(out, o + n, acc);
-        else write_element(totals, row, acc);
+        if (s.kind == ScanKind::Scanl)
+          write_element(out, o + n, acc);
+        else
+          write_element(totals, row, acc);
         break;
       }
       case ScanKind::Scanl1: {
         Value acc;
         for (int64_t j = 0; j < n; ++j) {
-          acc = j == 0 ? read_element(src, in) : apply(s.f, std::move(acc), read_element(src, in + j));
+          acc = j == 0 ? read_element(src, in)
+                       : apply(s.f, std::move(acc), read_element(src, in + j));
           write_element(out, o + j, acc);
         }
         break;
@@ -422,14 +452,16 @@ private:
       case ScanKind::Scanr1: {
         Value acc;
         for (int64_t j = n; j-- > 0;) {
-          acc = j == n - 1 ? read_element(src, in + j) : apply(s.f, read_element(src, in + j), std::move(acc));
+          acc = j == n - 1 ? read_element(src, in + j)
+                           : apply(s.f, read_element(src, in + j), std::move(acc));
           write_element(out, o + j, acc);
         }
         break;
       }
       }
     }
-    if (s.kind == ScanKind::ScanlPrime) return Arrays::tuple({Arrays::single(out), Arrays::single(totals)});
+    if (s.kind == ScanKind::ScanlPrime)
+      return Arrays::tuple({Arrays::single(out), Arrays::single(totals)});
     return Arrays::single(out);
   }
 
@@ -442,12 +474,14 @@ private:
     Index ix(size_t(src.rank()), 0);
     for (int64_t i = 0; i < src.size(); ++i, next_index(ix, src.shape())) {
       Index target = apply(p.target, Value::index(ix)).to_index();
-      bool ignored = !target.empty() && std::all_of(target.begin(), target.end(), [](int64_t t) { return t == -1; });
+      bool ignored = !target.empty() &&
+                     std::all_of(target.begin(), target.end(), [](int64_t t) { return t == -1; });
       if (ignored) continue;
       if (!in_bounds(out.shape(), target))
         throw Error(ErrorKind::Bounds, a.loc,
-                    "target index " + shape_str(target) + " out of bounds for shape " + shape_str(out.shape()) +
-                        " in `permute` (source element " + shape_str(ix) + ")");
+                    "target index " + shape_str(target) + " out of bounds for shape " +
+                        shape_str(out.shape()) + " in `permute` (source element " + shape_str(ix) +
+                        ")");
       int64_t t = to_linear(out.shape(), target);
       write_element(out, t, apply(p.combine, read_element(src, i), read_element(out, t)));
     }
@@ -462,8 +496,9 @@ private:
       Index from = apply(b.source_index, Value::index(ix)).to_index();
       if (!in_bounds(src.shape(), from))
         throw Error(ErrorKind::Bounds, a.loc,
-                    "source index " + shape_str(from) + " out of bounds for shape " + shape_str(src.shape()) +
-                        " in `backpermute` (result element " + shape_str(ix) + ")");
+                    "source index " + shape_str(from) + " out of bounds for shape " +
+                        shape_str(src.shape()) + " in `backpermute` (result element " +
+                        shape_str(ix) + ")");
       write_element(out, i, read_element(src, to_linear(src.shape(), from)));
     }
     return Arrays::single(out);
@@ -474,9 +509,9 @@ private:
     Array src = eval_array(*r.a);
     if (shape_size(sh) != src.size())
       throw Error(ErrorKind::Shape, a.loc,
-                  "reshape from shape " + shape_str(src.shape()) + " (" + std::to_string(src.size()) +
-                      " elements) to shape " + shape_str(sh) + " (" + std::to_string(shape_size(sh)) +
-                      " elements): sizes differ");
+                  "reshape from shape " + shape_str(src.shape()) + " (" +
+                      std::to_string(src.size()) + " elements) to shape " + shape_str(sh) + " (" +
+                      std::to_string(shape_size(sh)) + " elements): sizes differ");
     Array out = allocate(a, sh);
     for (size_t l = 0; l < out.num_leaves(); ++l)
       std::copy_n(src.leaf(l).data(), src.leaf(l).bytes(), out.leaf(l).data());
@@ -487,8 +522,10 @@ private:
   std::vector<std::optional<int64_t>> eval_spec(const std::vector<ac::SpecItem>& spec) {
     std::vector<std::optional<int64_t>> out;
     for (const auto& s : spec) {
-      if (s.is_all()) out.push_back(std::nullopt);
-      else out.push_back(eval(*s.extent).scalar.get<int64_t>());
+      if (s.is_all())
+        out.push_back(std::nullopt);
+      else
+        out.push_back(eval(*s.extent).scalar.get<int64_t>());
     }
     return out;
   }
@@ -530,7 +567,8 @@ private:
     Array out = allocate(a, sh);
     Index ix(sh.size(), 0), from(spec.size());
     for (int64_t i = 0; i < out.size(); ++i, next_index(ix, sh)) {
-      for (size_t k = 0, kept = 0; k < spec.size(); ++k) from[k] = spec[k] ? *spec[k] : ix[kept++];
+      for (size_t k = 0, kept = 0; k < spec.size(); ++k)
+        from[k] = spec[k] ? *spec[k] : ix[kept++];
       write_element(out, i, read_element(src, to_linear(src.shape(), from)));
     }
     return Arrays::single(out);
@@ -551,7 +589,8 @@ private:
 
   Arrays ev(const ac::Awhile& w, const Acc&) {
     Arrays state = eval(*w.init);
-    while (read_element(apply(w.cond, state).array, 0).truthy()) state = apply(w.body, std::move(state));
+    while (read_element(apply(w.cond, state).array, 0).truthy())
+      state = apply(w.body, std::move(state));
     return state;
   }
 
@@ -561,7 +600,8 @@ private:
       std::vector<Array> arrays;
       v.flatten_into(arrays);
       *options_.trace << a.loc.str() << ": atrace " << t.label << ":";
-      for (const Array& arr : arrays) *options_.trace << " " << arr.type().str() << " " << shape_str(arr.shape());
+      for (const Array& arr : arrays)
+        *options_.trace << " " << arr.type().str() << " " << shape_str(arr.shape());
       *options_.trace << "\n";
     }
     return v;

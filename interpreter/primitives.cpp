@@ -77,8 +77,12 @@ template <class T> Scalar compare(Prim op, T a, T b) {
   }
 }
 
-bool is_comparison(Prim op) { return op >= Prim::Eq && op <= Prim::Ge; }
-bool is_division(Prim op) { return op >= Prim::Quot && op <= Prim::Mod; }
+bool is_comparison(Prim op) {
+  return op >= Prim::Eq && op <= Prim::Ge;
+}
+bool is_division(Prim op) {
+  return op >= Prim::Quot && op <= Prim::Mod;
+}
 
 } // namespace
 
@@ -93,13 +97,15 @@ Scalar apply_prim(Prim op, const Scalar* args, const SrcLoc& loc) {
     T x = a.get<T>(), y = b.get<T>();
     if (is_comparison(op)) return compare(op, x, y);
     if constexpr (std::is_same_v<T, bool>) {
-      throw Error(ErrorKind::Type, loc, "primitive `" + std::string(prim_name(op)) + "` is not defined on bool");
+      throw Error(ErrorKind::Type, loc,
+                  "primitive `" + std::string(prim_name(op)) + "` is not defined on bool");
     } else {
       if constexpr (sem::is_int_v<T>)
         if (is_division(op) && y == 0)
           throw Error(ErrorKind::DivisionByZero, loc,
-                      "division by zero in `" + std::string(prim_name(op)) + "` (" + format_value(a) + " " +
-                          std::string(prim_name(op)) + " " + format_value(b) + ")");
+                      "division by zero in `" + std::string(prim_name(op)) + "` (" +
+                          format_value(a) + " " + std::string(prim_name(op)) + " " +
+                          format_value(b) + ")");
       return numeric(op, x, y);
     }
   });

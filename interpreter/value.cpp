@@ -12,14 +12,16 @@ Value Value::tuple(std::vector<Value> elems) {
 Value Value::index(const Index& ix) {
   std::vector<Value> elems;
   elems.reserve(ix.size());
-  for (int64_t i : ix) elems.emplace_back(Scalar::make<int64_t>(i));
+  for (int64_t i : ix)
+    elems.emplace_back(Scalar::make<int64_t>(i));
   return tuple(std::move(elems));
 }
 
 Index Value::to_index() const {
   Index ix;
   ix.reserve(elems.size());
-  for (const Value& e : elems) ix.push_back(e.scalar.get<int64_t>());
+  for (const Value& e : elems)
+    ix.push_back(e.scalar.get<int64_t>());
   return ix;
 }
 
@@ -41,7 +43,8 @@ void Arrays::flatten_into(std::vector<Array>& out) const {
     out.push_back(array);
     return;
   }
-  for (const Arrays& e : elems) e.flatten_into(out);
+  for (const Arrays& e : elems)
+    e.flatten_into(out);
 }
 
 namespace {
@@ -50,7 +53,8 @@ Value read_leaves(const Array& a, const Type& t, size_t& leaf, int64_t i) {
   if (t.is_scalar()) return Value(a.read(leaf++, i));
   std::vector<Value> elems;
   elems.reserve(t.elems().size());
-  for (const Type& e : t.elems()) elems.push_back(read_leaves(a, e, leaf, i));
+  for (const Type& e : t.elems())
+    elems.push_back(read_leaves(a, e, leaf, i));
   return Value::tuple(std::move(elems));
 }
 
@@ -59,7 +63,8 @@ void write_leaves(Array& a, const Value& v, size_t& leaf, int64_t i) {
     a.write(leaf++, i, v.scalar);
     return;
   }
-  for (const Value& e : v.elems) write_leaves(a, e, leaf, i);
+  for (const Value& e : v.elems)
+    write_leaves(a, e, leaf, i);
 }
 } // namespace
 
@@ -77,7 +82,8 @@ void write_element(Array& a, int64_t i, const Value& v) {
 std::string value_str(const Value& v) {
   if (!v.is_tuple) return format_value(v.scalar);
   std::string s = "(";
-  for (size_t k = 0; k < v.elems.size(); ++k) s += (k ? ", " : "") + value_str(v.elems[k]);
+  for (size_t k = 0; k < v.elems.size(); ++k)
+    s += (k ? ", " : "") + value_str(v.elems[k]);
   return s + ")";
 }
 

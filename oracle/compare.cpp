@@ -21,11 +21,13 @@ bool leaf_equal(const Scalar& e, const Scalar& a, const Tolerance& t) {
 
 } // namespace
 
-std::optional<std::string> compare_arrays(const Array& expected, const Array& actual, const Tolerance& tolerance) {
+std::optional<std::string> compare_arrays(const Array& expected, const Array& actual,
+                                          const Tolerance& tolerance) {
   if (expected.type() != actual.type())
     return "type differs: expected " + expected.type().str() + ", found " + actual.type().str();
   if (expected.shape() != actual.shape())
-    return "shape differs: expected " + shape_str(expected.shape()) + ", found " + shape_str(actual.shape());
+    return "shape differs: expected " + shape_str(expected.shape()) + ", found " +
+           shape_str(actual.shape());
   for (size_t leaf = 0; leaf < expected.num_leaves(); ++leaf) {
     for (int64_t i = 0; i < expected.size(); ++i) {
       Scalar e = expected.read(leaf, i), a = actual.read(leaf, i);

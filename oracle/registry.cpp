@@ -14,7 +14,8 @@ const std::vector<const Engine*>& all_engines() {
   }();
   static const std::vector<const Engine*> engines = [] {
     std::vector<const Engine*> v;
-    for (const auto& e : owned) v.push_back(e.get());
+    for (const auto& e : owned)
+      v.push_back(e.get());
     return v;
   }();
   return engines;
@@ -28,7 +29,8 @@ const Engine* find_engine(const std::string& name) {
 
 std::string engine_names() {
   std::string s;
-  for (const Engine* e : all_engines()) s += (s.empty() ? "" : ", ") + e->name();
+  for (const Engine* e : all_engines())
+    s += (s.empty() ? "" : ", ") + e->name();
   return s;
 }
 

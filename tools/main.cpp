@@ -1,1 +1,62 @@
-int main() { return 0; }
+// `strata`: run, check and format Strata programs.
+#include <cstring>
+#include <iostream>
+
+#include "core/error.h"
+#include "tools/commands.h"
+
+namespace {
+
+constexpr const char* kVersion = "0.1.0";
+
+void print_usage(std::ostream& out) {
+  out << "usage: strata COMMAND [ARGS]\n"
+         "\n"
+         "commands:\n"
+         "  run FILE [name=in.npy ...] [-o out.npy] [--engine NAME]   run a program, print or save "
+         "results\n"
+         "  check FILE|DIR ... [name=in.npy ...] [--engine NAME]      run on every engine, compare "
+         "with the\n"
+         "                                                            interpreter and with "
+         "expected outputs\n"
+         "  fmt FILE [-i]                                             print the program in "
+         "canonical form\n"
+         "\n"
+         "`strata COMMAND --help` describes a command. Exit codes: 0 success, 1 program or input "
+         "error,\n"
+         "2 usage error.\n";
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  using namespace strata;
+  if (argc < 2) {
+    print_usage(std::cerr);
+    return 2;
+  }
+  std::string command = argv[1];
+  tool::Args args(argv + 2, argv + argc);
+  try {
+    if (command == "--help" || command == "-h" || command == "help") {
+      print_usage(std::cout);
+      return 0;
+    }
+    if (command == "--version") {
+      std::cout << "strata " << kVersion << "\n";
+      return 0;
+    }
+    if (command == "run") return tool::run_command(args);
+    if (command == "check") return tool::check_command(args);
+    if (command == "fmt") return tool::fmt_command(args);
+    std::cerr << "strata: error: unknown command `" << command << "`\n";
+    print_usage(std::cerr);
+    return 2;
+  } catch (const Error& e) {
+    std::cerr << (e.loc().known() ? "" : "strata: ") << e.what() << "\n";
+    return e.kind() == ErrorKind::Usage ? 2 : 1;
+  } catch (const std::exception& e) {
+    std::cerr << "strata: internal error: " << e.what() << "\n";
+    return 1;
+  }
+}

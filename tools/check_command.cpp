@@ -1,0 +1,150 @@
+// strata check FILE|DIR ... [name=in.npy ...] [--engine NAME]
+//
+// Runs each program on the interpreter (the oracle) and on every available
+// engine, compares every engine with the oracle, and compares the oracle with
+// the expected results stored beside the program, if any.
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+
+#include "oracle/compare.h"
+#include "oracle/registry.h"
+#include "tools/commands.h"
+#include "tools/options.h"
+#include "tools/program_files.h"
+
+namespace strata::tool {
+namespace fs = std::filesystem;
+namespace {
+
+std::vector<fs::path> program_files(const std::vector<std::string>& targets) {
+  std::vector<fs::path> files;
+  for (const std::string& t : targets) {
+    if (fs::is_directory(t)) {
+      std::vector<fs::path> found;
+      for (const auto& entry : fs::directory_iterator(t))
+        if (entry.path().extension() == ".strata") found.push_back(entry.path());
+      std::sort(found.begin(), found.end());
+      if (found.empty())
+        throw Error(ErrorKind::Input, t + ": no .strata programs in this directory");
+      files.insert(files.end(), found.begin(), found.end());
+    } else if (fs::exists(t)) {
+      files.emplace_back(t);
+    } else {
+      throw Error(ErrorKind::Input, t + ": no such file or directory");
+    }
+  }
+  return files;
+}
+
+std::optional<std::string> compare_all(const std::vector<Array>& expected,
+                                       const std::vector<Array>& actual) {
+  if (expected.size() != actual.size())
+    return std::to_string(expected.size()) + " result(s) expected, " +
+           std::to_string(actual.size()) + " found";
+  for (size_t i = 0; i < expected.size(); ++i)
+    if (auto diff = compare_arrays(expected[i], actual[i]))
+      return (expected.size() > 1 ? "result " + std::to_string(i) + ": " : "") + *diff;
+  return std::nullopt;
+}
+
+double millis_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+struct Tally {
+  int runs = 0, failures = 0;
+  void report(bool ok, const fs::path& file, const std::string& what, const std::string& detail) {
+    ++runs;
+    failures += !ok;
+    (ok ? std::cout : std::cerr) << (ok ? "ok    " : "FAIL  ") << file.string() << "  " << what
+                                 << (detail.empty() ? "" : "  " + detail) << "\n";
+  }
+};
+
+void check_program(const fs::path& file, const std::vector<std::string>& assignments,
+                   const std::vector<const Engine*>& engines, Tally& tally) {
+  std::vector<Array> oracle;
+  Program program;
+  try {
+    program = load_program(file);
+    std::vector<Array> inputs = assignments.empty() ? load_sibling_inputs(program, file)
+                                                    : load_inputs(program, assignments);
+    auto start = std::chrono::steady_clock::now();
+    oracle = find_engine("interp")->compile(program, CompileOptions{})->run(inputs);
+    double ms = millis_since(start);
+    if (auto expected = load_expected(file, oracle.size())) {
+      auto diff = compare_all(*expected, oracle);
+      tally.report(!diff, file, "interp vs expected",
+                   diff ? *diff : "(" + std::to_string(ms) + " ms)");
+    } else {
+      tally.report(true, file, "interp", "(no expected output; " + std::to_string(ms) + " ms)");
+    }
+    for (const Engine* engine : engines) {
+      if (engine->name() == "interp") continue;
+      std::string why;
+      if (!engine->available(why)) {
+        std::cout << "skip  " << file.string() << "  " << engine->name() << ": " << why << "\n";
+        continue;
+      }
+      try {
+        auto diff = compare_all(oracle, engine->compile(program, CompileOptions{})->run(inputs));
+        tally.report(!diff, file, engine->name() + " vs interp", diff ? *diff : "");
+      } catch (const Error& e) {
+        tally.report(false, file, engine->name(), e.what());
+      }
+    }
+  } catch (const Error& e) {
+    tally.report(false, file, "interp", e.what());
+  }
+}
+
+} // namespace
+
+int check_command(const Args& args) {
+  po::options_description options(
+      "usage: strata check FILE|DIR ... [name=in.npy ...] [options]\n\n"
+      "Runs each program on the interpreter and on every available engine and\n"
+      "compares: each engine with the interpreter, and the interpreter with the\n"
+      "expected results in FILE-without-.strata/expected[.K].npy when present.\n"
+      "Inputs default to FILE-without-.strata/NAME.npy. Exit 1 on any failure.\n\n"
+      "options");
+  options.add_options()("engine,e", po::value<std::vector<std::string>>(),
+                        "check only these engines (repeatable)");
+  ParsedArgs parsed = parse_args(args, options);
+  if (parsed.help) {
+    std::cout << options << "\n";
+    return 0;
+  }
+  std::vector<std::string> targets, assignments;
+  for (const std::string& a : parsed.positional)
+    (a.find('=') != std::string::npos ? assignments : targets).push_back(a);
+  if (targets.empty())
+    throw Error(ErrorKind::Usage, "check: expected at least one program FILE or DIR");
+
+  std::vector<const Engine*> engines = all_engines();
+  if (parsed.vars.count("engine")) {
+    engines.clear();
+    for (const std::string& name : parsed.vars["engine"].as<std::vector<std::string>>()) {
+      const Engine* e = find_engine(name);
+      if (!e)
+        throw Error(ErrorKind::Usage,
+                    "unknown engine `" + name + "`; available: " + engine_names());
+      engines.push_back(e);
+    }
+  }
+  std::vector<fs::path> files = program_files(targets);
+  if (!assignments.empty() && files.size() != 1)
+    throw Error(ErrorKind::Usage, "check: NAME=FILE.npy inputs need exactly one program");
+
+  Tally tally;
+  for (const fs::path& file : files)
+    check_program(file, assignments, engines, tally);
+  std::cout << files.size() << " program(s), " << tally.runs << " check(s), " << tally.failures
+            << " failure(s)\n";
+  return tally.failures == 0 ? 0 : 1;
+}
+
+} // namespace strata::tool

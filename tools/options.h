@@ -1,0 +1,23 @@
+// Shared command-line parsing for the subcommands, on Boost.ProgramOptions:
+// named options plus free positional arguments, with usage errors turned into
+// Error(ErrorKind::Usage) so every command reports them the same way.
+#pragma once
+
+#include <boost/program_options.hpp>
+#include <string>
+#include <vector>
+
+namespace strata::tool {
+
+namespace po = boost::program_options;
+
+struct ParsedArgs {
+  po::variables_map vars;
+  std::vector<std::string> positional;
+  bool help = false;
+};
+
+// Adds --help to `options`, parses `args`, collects positional arguments.
+ParsedArgs parse_args(const std::vector<std::string>& args, po::options_description& options);
+
+} // namespace strata::tool

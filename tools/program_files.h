@@ -1,0 +1,39 @@
+// Loading what the command line names: program files, `name=file.npy` inputs,
+// the example-directory convention, and writing results.
+//
+// Convention for a program PATH/NAME.strata: when no inputs are given on the
+// command line, each parameter P is read from PATH/NAME/P.npy, and the
+// expected result (if present) is PATH/NAME/expected.npy, or
+// expected.0.npy, expected.1.npy, ... for a tuple of results.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/array.h"
+#include "core/ir.h"
+
+namespace strata::tool {
+
+// Reads, parses and type-checks a program file (Error with file:line:col on failure).
+Program load_program(const std::filesystem::path& path);
+
+// Inputs from `name=file.npy` arguments, in parameter order. Unknown, repeated
+// or missing parameters are ErrorKind::Input errors naming the parameter.
+std::vector<Array> load_inputs(const Program& program, const std::vector<std::string>& assignments);
+
+// Inputs from the example directory next to the program (see above).
+std::vector<Array> load_sibling_inputs(const Program& program,
+                                       const std::filesystem::path& program_path);
+
+// The expected results next to the program, or nullopt when there are none.
+std::optional<std::vector<Array>> load_expected(const std::filesystem::path& program_path,
+                                                size_t count);
+
+// Writes results: one array to `out`, several to out.0.npy, out.1.npy, ...
+// Returns the paths written.
+std::vector<std::string> write_results(const std::vector<Array>& results, const std::string& out);
+
+} // namespace strata::tool

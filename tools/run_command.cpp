@@ -1,0 +1,70 @@
+// strata run FILE [name=in.npy ...] [-o out.npy] [--engine NAME] [--trace]
+#include <iostream>
+
+#include "core/array_format.h"
+#include "interpreter/interpreter.h"
+#include "oracle/registry.h"
+#include "tools/commands.h"
+#include "tools/options.h"
+#include "tools/program_files.h"
+
+namespace strata::tool {
+
+int run_command(const Args& args) {
+  po::options_description options(
+      "usage: strata run FILE [name=in.npy ...] [options]\n\n"
+      "Runs a program on .npy inputs (one NAME=FILE.npy per parameter; without\n"
+      "any, they are read from the directory FILE-without-.strata/NAME.npy).\n"
+      "Small results are printed in full, large ones summarised; -o saves them\n"
+      "(a tuple of results goes to out.0.npy, out.1.npy, ...).\n\noptions");
+  options.add_options()                                                                   //
+      ("engine,e", po::value<std::string>()->default_value("interp"), "engine to run on") //
+      ("output,o", po::value<std::string>(), "write the result(s) to this .npy file")     //
+      ("trace", "print trace/atrace values on stderr (interpreter)");
+  ParsedArgs parsed = parse_args(args, options);
+  if (parsed.help) {
+    std::cout << options << "\n";
+    return 0;
+  }
+  if (parsed.positional.empty()) throw Error(ErrorKind::Usage, "run: expected a program FILE");
+
+  std::string file = parsed.positional.front();
+  std::vector<std::string> assignments(parsed.positional.begin() + 1, parsed.positional.end());
+  std::string engine_name = parsed.vars["engine"].as<std::string>();
+  const Engine* engine = find_engine(engine_name);
+  if (!engine)
+    throw Error(ErrorKind::Usage,
+                "unknown engine `" + engine_name + "`; available: " + engine_names());
+  std::string why;
+  if (!engine->available(why))
+    throw Error(ErrorKind::Input, "engine `" + engine_name + "` is not available: " + why);
+
+  Program program = load_program(file);
+  std::vector<Array> inputs = assignments.empty() && !program.params.empty()
+                                  ? load_sibling_inputs(program, file)
+                                  : load_inputs(program, assignments);
+  std::vector<Array> results;
+  if (parsed.vars.count("trace")) {
+    if (engine_name != "interp")
+      throw Error(ErrorKind::Usage, "--trace needs the interpreter (--engine interp)");
+    InterpreterOptions opts;
+    opts.trace = &std::cerr;
+    results = interpret(program, inputs, opts);
+  } else {
+    results = engine->compile(program, CompileOptions{})->run(inputs);
+  }
+
+  if (parsed.vars.count("output")) {
+    for (const std::string& path : write_results(results, parsed.vars["output"].as<std::string>()))
+      std::cerr << "wrote " << path << "\n";
+    return 0;
+  }
+  for (size_t i = 0; i < results.size(); ++i) {
+    if (results.size() > 1)
+      std::cout << "result " << i << ": " << describe_array(results[i]) << "\n";
+    std::cout << format_array(results[i]) << "\n";
+  }
+  return 0;
+}
+
+} // namespace strata::tool
