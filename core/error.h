@@ -27,7 +27,7 @@ enum class ErrorKind {
   Bounds,         // index out of range (!, !!, backpermute, permute, slice)
   DivisionByZero, // quot rem div mod by zero
   Shape,          // reshape size mismatch, foldseg segments not matching, bad shape
-  EmptyReduction, // fold1/scanl1/scanr1 over an empty row
+  EmptyReduction, // fold1 over an empty row
   Input,          // bad .npy file, missing or mistyped parameter
   Usage,          // bad command line
   Resource,       // a shape too large to allocate

@@ -75,6 +75,18 @@ TEST(InterpreterGenerate, RanksZeroToThree) {
                   {2, 2, 2}, {0, 1, 10, 11, 100, 101, 110, 111});
 }
 
+TEST(InterpreterGenerate, RankFourFoldsAndReshapes) {
+  // element (a,b,c,d) = 1000a + 100b + 10c + d over shape (2,1,2,3); fold sums the innermost d.
+  const char* gen = "(generate (ix 2 1 2 3) (lambda ((i (ix 4)))"
+                    "  (+ (+ (* 1000 (proj 0 i)) (* 100 (proj 1 i))) (+ (* 10 (proj 2 i)) (proj 3 i)))))";
+  expect_array<I>(run0(gen), {2, 1, 2, 3},
+                  {0, 1, 2, 10, 11, 12, 1000, 1001, 1002, 1010, 1011, 1012});
+  expect_array<I>(run0(std::string("(fold (lambda ((a i64) (b i64)) (+ a b)) 0 ") + gen + ")"), {2, 1, 2},
+                  {3, 33, 3003, 3033});
+  expect_array<I>(run0(std::string("(reshape (ix 3 4) ") + gen + ")"), {3, 4},
+                  {0, 1, 2, 10, 11, 12, 1000, 1001, 1002, 1010, 1011, 1012});
+}
+
 TEST(InterpreterGenerate, ZeroLengthDimensions) {
   expect_array<I>(run0("(generate (ix 0 5) (lambda ((i (ix 2))) 1))"), {0, 5}, {});
   expect_array<I>(run0("(generate (ix 5 0) (lambda ((i (ix 2))) 1))"), {5, 0}, {});
