@@ -3,11 +3,10 @@
 #include <iostream>
 
 #include "core/error.h"
+#include "core/version.h"
 #include "tools/commands.h"
 
 namespace {
-
-constexpr const char* kVersion = "0.1.0";
 
 void print_usage(std::ostream& out) {
   out << "usage: strata COMMAND [ARGS]\n"
@@ -43,7 +42,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (command == "--version") {
-      std::cout << "strata " << kVersion << "\n";
+      std::cout << "strata " << strata::version() << "\n";
       return 0;
     }
     if (command == "run") return tool::run_command(args);

@@ -1,0 +1,7 @@
+#include "core/version.h"
+
+namespace strata {
+
+std::string_view version() { return STRATA_VERSION; }
+
+} // namespace strata
