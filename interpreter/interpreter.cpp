@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "core/semantics.h"
+#include "interpreter/indexing.h"
 #include "interpreter/primitives.h"
 #include "interpreter/value.h"
 
@@ -14,40 +15,10 @@ std::string quoted(std::string_view s) {
   return "`" + std::string(s) + "`";
 }
 
-// Steps `ix` to the next index of `sh` in row-major order.
-void next_index(Index& ix, const Shape& sh) {
-  for (size_t k = ix.size(); k-- > 0;) {
-    if (++ix[k] < sh[k]) return;
-    ix[k] = 0;
-  }
-}
-
-// The shape of all dimensions but the innermost, and the innermost extent.
-std::pair<Shape, int64_t> split_inner(const Shape& sh) {
-  return {Shape(sh.begin(), sh.end() - 1), sh.back()};
-}
-
-Shape with_inner(Shape outer, int64_t n) {
-  outer.push_back(n);
-  return outer;
-}
-
-// Applies a stencil boundary to one coordinate of extent n; returns -1 for `constant`.
-int64_t boundary_coordinate(ac::BoundaryKind kind, int64_t i, int64_t n) {
-  if (i >= 0 && i < n) return i;
-  switch (kind) {
-  case ac::BoundaryKind::Clamp: return std::clamp<int64_t>(i, 0, n - 1);
-  case ac::BoundaryKind::Wrap: return ((i % n) + n) % n;
-  case ac::BoundaryKind::Mirror: {
-    // Reflect about the edges without repeating them: -1 -> 1, n -> n-2.
-    if (n == 1) return 0;
-    int64_t period = 2 * (n - 1);
-    int64_t r = ((i % period) + period) % period;
-    return r < n ? r : period - r;
-  }
-  case ac::BoundaryKind::Constant: return -1;
-  }
-  return -1;
+// A permute target that drops its element: every component -1 (see docs/language.md).
+bool is_ignore(const Index& target) {
+  return !target.empty() &&
+         std::all_of(target.begin(), target.end(), [](int64_t t) { return t == -1; });
 }
 
 class Interpreter {
@@ -87,6 +58,53 @@ private:
     Index center;
   };
   Window* window_ = nullptr;
+
+  // The collective whose elements are being computed, so that errors and
+  // trace lines can say "element (5,2) of `generate`": the operation, the
+  // shape its positions run over, what a position is called, and a pointer to
+  // the loop counter (so the per-element cost is nothing at all).
+  struct Element {
+    const Acc* op = nullptr;
+    const Shape* shape = nullptr;
+    const char* what = "element";
+    const int64_t* pos = nullptr;
+  };
+  Element element_;
+
+  // Calls body(i) for i = 0 .. n-1, the row-major positions of `sh`. An error
+  // raised while computing position i is re-raised naming the element and the
+  // operation: "..., while computing element (5,2) of `generate` at f:3:1".
+  template <class F>
+  void for_each_element(const Acc& a, const Shape& sh, int64_t n, F&& body,
+                        const char* what = "element") {
+    Element saved = element_;
+    int64_t i = 0;
+    element_ = Element{&a, &sh, what, &i};
+    try {
+      for (; i < n; ++i)
+        body(i);
+    } catch (const Error& e) {
+      element_ = saved;
+      throw Error(e.kind(), e.loc(),
+                  e.message() + ", while computing " + what + " " + shape_str(from_linear(sh, i)) +
+                      " of " + quoted(form_name(a.node)) + where(a.loc, e.loc()));
+    }
+    element_ = saved;
+  }
+
+  // " at file:line:col", or nothing when unknown or the same as the error's.
+  static std::string where(const SrcLoc& loc, const SrcLoc& error_loc) {
+    if (!loc.known() || (loc.line == error_loc.line && loc.col == error_loc.col)) return "";
+    return " at " + loc.str();
+  }
+
+  // Re-raises an error from inside iteration `k` of a loop form naming it.
+  [[noreturn]] static void in_iteration(const Error& e, int64_t k, std::string_view form,
+                                        const SrcLoc& loc) {
+    throw Error(e.kind(), e.loc(),
+                e.message() + ", in iteration " + std::to_string(k) + " of " + quoted(form) +
+                    where(loc, e.loc()));
+  }
 
   // ------------------------------------------------------------ environment
   const Value& lookup_scalar(const std::string& name) const {
@@ -171,10 +189,15 @@ private:
 
   Value ev(const ex::Cast& c, const Exp&) { return apply_cast(c.target, eval(*c.arg).scalar); }
 
-  Value ev(const ex::While& w, const Exp&) {
+  Value ev(const ex::While& w, const Exp& e) {
     Value state = eval(*w.init);
-    while (apply(w.cond, state).truthy())
-      state = apply(w.step, std::move(state));
+    int64_t k = 0;
+    try {
+      for (; apply(w.cond, state).truthy(); ++k)
+        state = apply(w.step, std::move(state));
+    } catch (const Error& err) {
+      in_iteration(err, k, "while", e.loc);
+    }
     return state;
   }
 
@@ -309,15 +332,17 @@ private:
 
   Arrays ev(const ac::Unit& u, const Acc& a) {
     Array out = allocate(a, {});
-    write_element(out, 0, eval(*u.value));
+    for_each_element(a, out.shape(), 1, [&](int64_t) { write_element(out, 0, eval(*u.value)); });
     return Arrays::single(out);
   }
 
   Arrays ev(const ac::Generate& g, const Acc& a) {
     Array out = allocate(a, eval_shape(*g.shape, "generate"));
     Index ix(size_t(out.rank()), 0);
-    for (int64_t i = 0; i < out.size(); ++i, next_index(ix, out.shape()))
+    for_each_element(a, out.shape(), out.size(), [&](int64_t i) {
       write_element(out, i, apply(g.f, Value::index(ix)));
+      next_index(ix, out.shape());
+    });
     return Arrays::single(out);
   }
 
@@ -332,8 +357,8 @@ private:
   Arrays ev(const ac::Map& m, const Acc& a) {
     Array src = eval_array(*m.a);
     Array out = allocate(a, src.shape());
-    for (int64_t i = 0; i < out.size(); ++i)
-      write_element(out, i, apply(m.f, read_element(src, i)));
+    for_each_element(a, out.shape(), out.size(),
+                     [&](int64_t i) { write_element(out, i, apply(m.f, read_element(src, i))); });
     return Arrays::single(out);
   }
 
@@ -344,10 +369,12 @@ private:
       sh[k] = std::min(x.shape()[k], y.shape()[k]);
     Array out = allocate(a, sh);
     Index ix(sh.size(), 0);
-    for (int64_t i = 0; i < out.size(); ++i, next_index(ix, sh))
+    for_each_element(a, sh, out.size(), [&](int64_t i) {
       write_element(out, i,
                     apply(z.f, read_element(x, to_linear(x.shape(), ix)),
                           read_element(y, to_linear(y.shape(), ix))));
+      next_index(ix, sh);
+    });
     return Arrays::single(out);
   }
 
@@ -357,17 +384,17 @@ private:
     auto [outer, n] = split_inner(src.shape());
     Array out = allocate(a, outer);
     Value seed = f.seed ? eval(*f.seed) : Value();
-    for (int64_t row = 0; row < out.size(); ++row) {
+    if (!f.seed && n == 0 && out.size() > 0)
+      throw Error(ErrorKind::EmptyReduction, a.loc,
+                  "fold1 over an empty row (row " + shape_str(from_linear(outer, 0)) +
+                      " of shape " + shape_str(src.shape()) + ")");
+    for_each_element(a, outer, out.size(), [&](int64_t row) {
       int64_t base = row * n;
-      if (!f.seed && n == 0)
-        throw Error(ErrorKind::EmptyReduction, a.loc,
-                    "fold1 over an empty row (row " + shape_str(from_linear(outer, row)) +
-                        " of shape " + shape_str(src.shape()) + ")");
       Value acc = f.seed ? seed : read_element(src, base);
       for (int64_t j = f.seed ? 0 : 1; j < n; ++j)
         acc = apply(f.f, std::move(acc), read_element(src, base + j));
       write_element(out, row, acc);
-    }
+    });
     return Arrays::single(out);
   }
 
@@ -392,15 +419,16 @@ private:
     Array out = allocate(a, with_inner(outer, segs.size()));
     Value seed = eval(*f.seed);
     int64_t nsegs = segs.size();
-    for (int64_t row = 0; row < shape_size(outer); ++row) {
-      int64_t pos = row * n;
-      for (int64_t s = 0; s < nsegs; ++s) {
-        Value acc = seed;
-        for (int64_t j = 0; j < lengths[s]; ++j)
-          acc = apply(f.f, std::move(acc), read_element(src, pos++));
-        write_element(out, row * nsegs + s, acc);
-      }
-    }
+    std::vector<int64_t> starts(size_t(nsegs), 0);
+    for (int64_t s = 1; s < nsegs; ++s)
+      starts[size_t(s)] = starts[size_t(s - 1)] + lengths[s - 1];
+    for_each_element(a, out.shape(), out.size(), [&](int64_t i) {
+      int64_t row = i / nsegs, s = i % nsegs, pos = row * n + starts[size_t(s)];
+      Value acc = seed;
+      for (int64_t j = 0; j < lengths[s]; ++j)
+        acc = apply(f.f, std::move(acc), read_element(src, pos + j));
+      write_element(out, i, acc);
+    });
     return Arrays::single(out);
   }
 
@@ -415,54 +443,61 @@ private:
     Type elem = src.elem_type();
     Array out = allocate(a, elem, with_inner(outer, m));
     Array totals = s.kind == ScanKind::ScanlPrime ? allocate(a, elem, outer) : Array();
-    for (int64_t row = 0; row < rows; ++row) {
-      int64_t in = row * n, o = row * m;
-      switch (s.kind) {
-      case ScanKind::Scanl:
-      case ScanKind::ScanlPrime: {
-        Value acc = seed;
-        for (int64_t j = 0; j < n; ++j) {
-          write_element(out, o + j, acc);
-          acc = apply(s.f, std::move(acc), read_element(src, in + j));
-        }
-        if (s.kind == ScanKind::Scanl)
-          write_element(out, o + n, acc);
-        else
-          write_element(totals, row, acc);
-        break;
-      }
-      case ScanKind::Scanl1: {
-        Value acc;
-        for (int64_t j = 0; j < n; ++j) {
-          acc = j == 0 ? read_element(src, in)
-                       : apply(s.f, std::move(acc), read_element(src, in + j));
-          write_element(out, o + j, acc);
-        }
-        break;
-      }
-      case ScanKind::Scanr: {
-        Value acc = seed;
-        write_element(out, o + n, acc);
-        for (int64_t j = n; j-- > 0;) {
-          acc = apply(s.f, read_element(src, in + j), std::move(acc));
-          write_element(out, o + j, acc);
-        }
-        break;
-      }
-      case ScanKind::Scanr1: {
-        Value acc;
-        for (int64_t j = n; j-- > 0;) {
-          acc = j == n - 1 ? read_element(src, in + j)
-                           : apply(s.f, read_element(src, in + j), std::move(acc));
-          write_element(out, o + j, acc);
-        }
-        break;
-      }
-      }
-    }
+    for_each_element(
+        a, outer, rows, [&](int64_t row) { scan_row(s, src, n, row, seed, out, totals); }, "row");
     if (s.kind == ScanKind::ScanlPrime)
       return Arrays::tuple({Arrays::single(out), Arrays::single(totals)});
     return Arrays::single(out);
+  }
+
+  // One row of a scan: `out` has rows of n (+1 for scanl, scanr) elements.
+  void scan_row(const ac::Scan& s, const Array& src, int64_t n, int64_t row, const Value& seed,
+                Array& out, Array& totals) {
+    using ac::ScanKind;
+    int64_t m = out.rank() > 0 ? out.shape().back() : 0;
+    int64_t in = row * n, o = row * m;
+    switch (s.kind) {
+    case ScanKind::Scanl:
+    case ScanKind::ScanlPrime: {
+      Value acc = seed;
+      for (int64_t j = 0; j < n; ++j) {
+        write_element(out, o + j, acc);
+        acc = apply(s.f, std::move(acc), read_element(src, in + j));
+      }
+      if (s.kind == ScanKind::Scanl)
+        write_element(out, o + n, acc);
+      else
+        write_element(totals, row, acc);
+      break;
+    }
+    case ScanKind::Scanl1: {
+      Value acc;
+      for (int64_t j = 0; j < n; ++j) {
+        acc =
+            j == 0 ? read_element(src, in) : apply(s.f, std::move(acc), read_element(src, in + j));
+        write_element(out, o + j, acc);
+      }
+      break;
+    }
+    case ScanKind::Scanr: {
+      Value acc = seed;
+      write_element(out, o + n, acc);
+      for (int64_t j = n; j-- > 0;) {
+        acc = apply(s.f, read_element(src, in + j), std::move(acc));
+        write_element(out, o + j, acc);
+      }
+      break;
+    }
+    case ScanKind::Scanr1: {
+      Value acc;
+      for (int64_t j = n; j-- > 0;) {
+        acc = j == n - 1 ? read_element(src, in + j)
+                         : apply(s.f, read_element(src, in + j), std::move(acc));
+        write_element(out, o + j, acc);
+      }
+      break;
+    }
+    }
   }
 
   Arrays ev(const ac::Permute& p, const Acc& a) {
@@ -472,19 +507,20 @@ private:
     for (size_t l = 0; l < out.num_leaves(); ++l)
       std::copy_n(defs.leaf(l).data(), defs.leaf(l).bytes(), out.leaf(l).data());
     Index ix(size_t(src.rank()), 0);
-    for (int64_t i = 0; i < src.size(); ++i, next_index(ix, src.shape())) {
-      Index target = apply(p.target, Value::index(ix)).to_index();
-      bool ignored = !target.empty() &&
-                     std::all_of(target.begin(), target.end(), [](int64_t t) { return t == -1; });
-      if (ignored) continue;
-      if (!in_bounds(out.shape(), target))
-        throw Error(ErrorKind::Bounds, a.loc,
-                    "target index " + shape_str(target) + " out of bounds for shape " +
-                        shape_str(out.shape()) + " in `permute` (source element " + shape_str(ix) +
-                        ")");
-      int64_t t = to_linear(out.shape(), target);
-      write_element(out, t, apply(p.combine, read_element(src, i), read_element(out, t)));
-    }
+    for_each_element(
+        a, src.shape(), src.size(),
+        [&](int64_t i) {
+          Index target = apply(p.target, Value::index(ix)).to_index();
+          next_index(ix, src.shape());
+          if (is_ignore(target)) return;
+          if (!in_bounds(out.shape(), target))
+            throw Error(ErrorKind::Bounds, a.loc,
+                        "target index " + shape_str(target) + " out of bounds for shape " +
+                            shape_str(out.shape()) + " in `permute`");
+          int64_t t = to_linear(out.shape(), target);
+          write_element(out, t, apply(p.combine, read_element(src, i), read_element(out, t)));
+        },
+        "source element");
     return Arrays::single(out);
   }
 
@@ -492,15 +528,15 @@ private:
     Array src = eval_array(*b.a);
     Array out = allocate(a, eval_shape(*b.shape, "backpermute"));
     Index ix(size_t(out.rank()), 0);
-    for (int64_t i = 0; i < out.size(); ++i, next_index(ix, out.shape())) {
+    for_each_element(a, out.shape(), out.size(), [&](int64_t i) {
       Index from = apply(b.source_index, Value::index(ix)).to_index();
+      next_index(ix, out.shape());
       if (!in_bounds(src.shape(), from))
         throw Error(ErrorKind::Bounds, a.loc,
                     "source index " + shape_str(from) + " out of bounds for shape " +
-                        shape_str(src.shape()) + " in `backpermute` (result element " +
-                        shape_str(ix) + ")");
+                        shape_str(src.shape()) + " in `backpermute`");
       write_element(out, i, read_element(src, to_linear(src.shape(), from)));
-    }
+    });
     return Arrays::single(out);
   }
 
@@ -581,16 +617,23 @@ private:
     Array out = allocate(a, src.shape());
     Window* saved = window_;
     window_ = &w;
-    for (int64_t i = 0; i < out.size(); ++i, next_index(w.center, src.shape()))
+    for_each_element(a, src.shape(), out.size(), [&](int64_t i) {
       write_element(out, i, eval(*s.f.body));
+      next_index(w.center, src.shape());
+    });
     window_ = saved;
     return Arrays::single(out);
   }
 
-  Arrays ev(const ac::Awhile& w, const Acc&) {
+  Arrays ev(const ac::Awhile& w, const Acc& a) {
     Arrays state = eval(*w.init);
-    while (read_element(apply(w.cond, state).array, 0).truthy())
-      state = apply(w.body, std::move(state));
+    int64_t k = 0;
+    try {
+      for (; read_element(apply(w.cond, state).array, 0).truthy(); ++k)
+        state = apply(w.body, std::move(state));
+    } catch (const Error& err) {
+      in_iteration(err, k, "awhile", a.loc);
+    }
     return state;
   }
 
