@@ -1,0 +1,407 @@
+#include "tbb/scalar_compiler.h"
+
+#include "core/boundary.h"
+#include "core/runtime_errors.h"
+#include "tbb/batch_ops.h"
+
+namespace strata::tbbe {
+
+Frame::Frame(int registers, const ArrayTable& arrays)
+    : data_(new std::byte[size_t(std::max(registers, 1)) * kRegisterBytes]), arrays_(arrays) {}
+
+namespace {
+
+// Splits the selected lanes by a bool register into those where it is true and false.
+void partition(const Selection& s, const bool* cond, uint16_t* yes, int& n_yes, uint16_t* no,
+               int& n_no) {
+  n_yes = n_no = 0;
+  for_each_lane(s, [&](int i) {
+    if (cond[i])
+      yes[n_yes++] = uint16_t(i);
+    else
+      no[n_no++] = uint16_t(i);
+  });
+}
+
+Index lane_index(Frame& f, const std::vector<int>& regs, int lane) {
+  Index ix(regs.size());
+  for (size_t k = 0; k < regs.size(); ++k)
+    ix[k] = f.reg<int64_t>(regs[k])[lane];
+  return ix;
+}
+
+// Copies element `pos` of every leaf of `a` into lane `lane` of the registers.
+void gather(Frame& f, const Array& a, const std::vector<int>& out, int64_t pos, int lane) {
+  for (size_t l = 0; l < out.size(); ++l) {
+    size_t size = scalar_size(a.leaf_kind(l));
+    std::memcpy(f.reg<std::byte>(out[l]) + size_t(lane) * size,
+                a.leaf(l).data() + size_t(pos) * size, size);
+  }
+}
+
+} // namespace
+
+class ScalarCompiler {
+public:
+  ScalarCompiler(ScalarFunction& fn, const ArrayScope& arrays,
+                 const std::optional<WindowInfo>& window)
+      : fn_(fn), arrays_(arrays), window_(window) {}
+
+  void compile(const Lambda& f) {
+    for (const Param& p : f.params) {
+      Operand o = window_ && p.type.is_window() ? fresh(Type::index(p.type.rank())) : fresh(p.type);
+      if (window_ && p.type.is_window())
+        center_ = o.regs;
+      else
+        env_.emplace_back(p.name, o);
+      fn_.params_.push_back(o);
+    }
+    if (window_ && window_->boundary.kind == ac::BoundaryKind::Constant)
+      boundary_value_ = exp(*window_->boundary.constant, fn_.init_);
+    fn_.result_ = exp(*f.body, fn_.code_);
+  }
+
+private:
+  ScalarFunction& fn_;
+  const ArrayScope& arrays_;
+  std::optional<WindowInfo> window_;
+  std::vector<std::pair<std::string, Operand>> env_;
+  std::vector<int> center_; // stencil: the index of the element being computed
+  Operand boundary_value_;  // stencil: the `constant` boundary value
+
+  int new_reg() { return fn_.registers_++; }
+
+  Operand fresh(const Type& t) {
+    Operand o{t, {}};
+    for (size_t i = 0; i < t.leaves().size(); ++i)
+      o.regs.push_back(new_reg());
+    return o;
+  }
+
+  Operand constant(const Scalar& v) {
+    Operand o = fresh(Type::scalar(v.kind()));
+    fn_.init_.instrs.push_back(fill_instr(v, o.regs[0]));
+    return o;
+  }
+
+  void copy(Code& code, const Operand& from, const Operand& to) {
+    std::vector<ScalarKind> kinds = from.type.leaves();
+    for (size_t l = 0; l < kinds.size(); ++l)
+      code.instrs.push_back(copy_instr(kinds[l], from.regs[l], to.regs[l]));
+  }
+
+  // The manifest array behind an array variable of kernel code.
+  std::pair<int, std::string> array_of(const Acc& a) {
+    const std::string& name = std::get<ac::Var>(a.node).name;
+    auto it = arrays_.find(name);
+    if (it == arrays_.end())
+      throw Error(ErrorKind::Type, a.loc, "kernel code reads unknown array `" + name + "`");
+    return {it->second.first, name};
+  }
+
+  // ------------------------------------------------------------------ forms
+  Operand exp(const Exp& e, Code& code) {
+    return std::visit([&](const auto& n) { return form(n, e, code); }, e.node);
+  }
+
+  Operand form(const ex::Const& c, const Exp&, Code&) { return constant(c.value); }
+
+  Operand form(const ex::Var& v, const Exp& e, Code&) {
+    for (auto it = env_.rbegin(); it != env_.rend(); ++it)
+      if (it->first == v.name) return it->second;
+    throw Error(ErrorKind::Type, e.loc, "kernel code reads unknown variable `" + v.name + "`");
+  }
+
+  Operand form(const ex::Let& l, const Exp&, Code& code) {
+    size_t depth = env_.size();
+    for (const auto& b : l.bindings) {
+      Operand v = exp(*b.value, code);
+      env_.emplace_back(b.name, v);
+    }
+    Operand r = exp(*l.body, code);
+    env_.resize(depth);
+    return r;
+  }
+
+  Operand form(const ex::If& i, const Exp& e, Code& code) {
+    Operand cond = exp(*i.cond, code);
+    auto then_code = std::make_shared<Code>(), else_code = std::make_shared<Code>();
+    Operand t = exp(*i.then_branch, *then_code);
+    Operand f = exp(*i.else_branch, *else_code);
+    Operand out = fresh(e.type);
+    copy(*then_code, t, out);
+    copy(*else_code, f, out);
+    code.instrs.push_back(branch(cond.regs[0], then_code, else_code));
+    return out;
+  }
+
+  // Runs `yes` on the lanes where `cond` holds and `no` on the others.
+  Instr branch(int cond, std::shared_ptr<Code> yes, std::shared_ptr<Code> no) {
+    int yes_lanes = new_reg(), no_lanes = new_reg();
+    return [=](Frame& f, const Selection& s) {
+      uint16_t* y = f.reg<uint16_t>(yes_lanes);
+      uint16_t* n = f.reg<uint16_t>(no_lanes);
+      int ny, nn;
+      partition(s, f.reg<bool>(cond), y, ny, n, nn);
+      if (ny) yes->run(f, Selection{y, ny});
+      if (nn) no->run(f, Selection{n, nn});
+    };
+  }
+
+  Operand form(const ex::Tuple& t, const Exp& e, Code& code) {
+    Operand out{e.type, {}};
+    for (const auto& x : t.elems) {
+      Operand o = exp(*x, code);
+      out.regs.insert(out.regs.end(), o.regs.begin(), o.regs.end());
+    }
+    return out;
+  }
+
+  Operand form(const ex::Proj& p, const Exp& e, Code& code) {
+    Operand t = exp(*p.tuple, code);
+    size_t first = 0;
+    for (int k = 0; k < p.index; ++k)
+      first += t.type.elems()[size_t(k)].leaves().size();
+    size_t n = e.type.leaves().size();
+    return Operand{
+        e.type, std::vector<int>(t.regs.begin() + long(first), t.regs.begin() + long(first + n))};
+  }
+
+  Operand form(const ex::Index& ix, const Exp& e, Code& code) {
+    Operand out{e.type, {}};
+    for (const auto& c : ix.components)
+      out.regs.push_back(exp(*c, code).regs[0]);
+    return out;
+  }
+
+  Operand form(const ex::Cast& c, const Exp& e, Code& code) {
+    Operand a = exp(*c.arg, code);
+    Operand out = fresh(e.type);
+    code.instrs.push_back(cast_instr(a.type.scalar_kind(), c.target, a.regs[0], out.regs[0]));
+    return out;
+  }
+
+  // while: state := init; repeat on the lanes whose condition holds:
+  // state := step(state); lanes leave the loop one by one.
+  Operand form(const ex::While& w, const Exp& e, Code& code) {
+    Operand init = exp(*w.init, code);
+    Operand state = fresh(e.type);
+    copy(code, init, state);
+    auto cond_code = std::make_shared<Code>(), step_code = std::make_shared<Code>();
+    env_.emplace_back(w.cond.params[0].name, state);
+    int cond = exp(*w.cond.body, *cond_code).regs[0];
+    env_.pop_back();
+    env_.emplace_back(w.step.params[0].name, state);
+    Operand next = exp(*w.step.body, *step_code);
+    env_.pop_back();
+    copy(*step_code, next, state);
+    int active_a = new_reg(), active_b = new_reg(), done = new_reg();
+    code.instrs.push_back([=](Frame& f, const Selection& s) {
+      uint16_t* active = f.reg<uint16_t>(active_a);
+      uint16_t* spare = f.reg<uint16_t>(active_b);
+      uint16_t* finished = f.reg<uint16_t>(done);
+      Selection current = s;
+      for (;;) {
+        cond_code->run(f, current);
+        int n_active, n_done;
+        partition(current, f.reg<bool>(cond), spare, n_active, finished, n_done);
+        if (n_active == 0) return;
+        std::swap(active, spare);
+        current = Selection{active, n_active};
+        step_code->run(f, current);
+      }
+    });
+    return state;
+  }
+
+  Operand form(const ex::ShapeOf& s, const Exp& e, Code&) {
+    int id = array_of(*s.array).first;
+    Operand out = fresh(e.type);
+    fn_.init_.instrs.push_back([id, regs = out.regs](Frame& f, const Selection&) {
+      const Shape& sh = f.array(id).shape();
+      for (size_t k = 0; k < regs.size(); ++k)
+        std::fill_n(f.reg<int64_t>(regs[k]), kBatch, sh[k]);
+    });
+    return out;
+  }
+
+  Operand form(const ex::SizeOf& s, const Exp& e, Code&) {
+    int id = array_of(*s.array).first;
+    Operand out = fresh(e.type);
+    fn_.init_.instrs.push_back([id, r = out.regs[0]](Frame& f, const Selection&) {
+      std::fill_n(f.reg<int64_t>(r), kBatch, f.array(id).size());
+    });
+    return out;
+  }
+
+  Operand form(const ex::The& t, const Exp& e, Code&) {
+    int id = array_of(*t.array).first;
+    Operand out = fresh(e.type);
+    fn_.init_.instrs.push_back([id, regs = out.regs](Frame& f, const Selection&) {
+      for (int lane = 0; lane < kBatch; ++lane)
+        gather(f, f.array(id), regs, 0, lane);
+    });
+    return out;
+  }
+
+  Operand form(const ex::Read& r, const Exp& e, Code& code) {
+    auto [id, name] = array_of(*r.array);
+    std::vector<int> ix = exp(*r.index, code).regs;
+    Operand out = fresh(e.type);
+    SrcLoc loc = e.loc;
+    code.instrs.push_back([=, regs = out.regs](Frame& f, const Selection& s) {
+      const Array& a = f.array(id);
+      const Shape& sh = a.shape();
+      for_each_lane(s, [&](int lane) {
+        int64_t pos = 0;
+        for (size_t k = 0; k < ix.size(); ++k) {
+          int64_t i = f.reg<int64_t>(ix[k])[lane];
+          if (i < 0 || i >= sh[k])
+            throw index_out_of_bounds(lane_index(f, ix, lane), sh, name, loc);
+          pos = pos * sh[k] + i;
+        }
+        gather(f, a, regs, pos, lane);
+      });
+    });
+    return out;
+  }
+
+  Operand form(const ex::LinearRead& r, const Exp& e, Code& code) {
+    auto [id, name] = array_of(*r.array);
+    int i_reg = exp(*r.index, code).regs[0];
+    Operand out = fresh(e.type);
+    SrcLoc loc = e.loc;
+    code.instrs.push_back([=, regs = out.regs](Frame& f, const Selection& s) {
+      const Array& a = f.array(id);
+      for_each_lane(s, [&](int lane) {
+        int64_t i = f.reg<int64_t>(i_reg)[lane];
+        if (i < 0 || i >= a.size()) throw linear_index_out_of_bounds(i, a.shape(), name, loc);
+        gather(f, a, regs, i, lane);
+      });
+    });
+    return out;
+  }
+
+  Operand form(const ex::ToIndex& t, const Exp& e, Code& code) {
+    std::vector<int> sh = exp(*t.shape, code).regs, ix = exp(*t.index, code).regs;
+    Operand out = fresh(e.type);
+    SrcLoc loc = e.loc;
+    code.instrs.push_back([=, o = out.regs[0]](Frame& f, const Selection& s) {
+      for_each_lane(s, [&](int lane) {
+        Index shape = lane_index(f, sh, lane), index = lane_index(f, ix, lane);
+        if (!in_bounds(shape, index))
+          throw Error(ErrorKind::Bounds, loc,
+                      "index " + shape_str(index) + " out of bounds for shape " + shape_str(shape) +
+                          " in `to-index`");
+        f.reg<int64_t>(o)[lane] = to_linear(shape, index);
+      });
+    });
+    return out;
+  }
+
+  Operand form(const ex::FromIndex& fi, const Exp& e, Code& code) {
+    std::vector<int> sh = exp(*fi.shape, code).regs;
+    int i_reg = exp(*fi.index, code).regs[0];
+    Operand out = fresh(e.type);
+    SrcLoc loc = e.loc;
+    code.instrs.push_back([=, regs = out.regs](Frame& f, const Selection& s) {
+      for_each_lane(s, [&](int lane) {
+        Index shape = lane_index(f, sh, lane);
+        int64_t i = f.reg<int64_t>(i_reg)[lane];
+        if (i < 0 || i >= shape_size(shape))
+          throw Error(ErrorKind::Bounds, loc,
+                      "linear index " + std::to_string(i) + " out of bounds for shape " +
+                          shape_str(shape) + " in `from-index`");
+        Index ix = from_linear(shape, i);
+        for (size_t k = 0; k < regs.size(); ++k)
+          f.reg<int64_t>(regs[k])[lane] = ix[k];
+      });
+    });
+    return out;
+  }
+
+  Operand form(const ex::Ignore& i, const Exp& e, Code&) {
+    Operand out{e.type, {}};
+    for (int k = 0; k < i.rank; ++k)
+      out.regs.push_back(constant(Scalar::make<int64_t>(-1)).regs[0]);
+    return out;
+  }
+
+  Operand form(const ex::Trace& t, const Exp&, Code& code) { return exp(*t.arg, code); }
+
+  Operand form(const ex::PrimApp& p, const Exp& e, Code& code) {
+    if (p.op == Prim::And || p.op == Prim::Or) return short_circuit(p, e, code);
+    Operand a = exp(*p.args[0], code);
+    Operand b = p.args.size() > 1 ? exp(*p.args[1], code) : a;
+    Operand out = fresh(e.type);
+    code.instrs.push_back(
+        prim_instr(p.op, a.type.scalar_kind(), a.regs[0], b.regs[0], out.regs[0], e.loc));
+    return out;
+  }
+
+  // (and a b) = (if a b false); (or a b) = (if a true b).
+  Operand short_circuit(const ex::PrimApp& p, const Exp& e, Code& code) {
+    Operand a = exp(*p.args[0], code);
+    Operand out = fresh(e.type);
+    auto rhs = std::make_shared<Code>(), fixed = std::make_shared<Code>();
+    copy(*rhs, exp(*p.args[1], *rhs), out);
+    copy(*fixed, constant(Scalar::make(p.op == Prim::Or)), out);
+    code.instrs.push_back(p.op == Prim::And ? branch(a.regs[0], rhs, fixed)
+                                            : branch(a.regs[0], fixed, rhs));
+    return out;
+  }
+
+  // A window read: the neighbour at `offsets` of the element being computed.
+  Operand form(const ex::At& at, const Exp& e, Code& code) {
+    if (!window_) throw Error(ErrorKind::Type, e.loc, "`at` outside a stencil");
+    Operand out = fresh(e.type);
+    int id = window_->array;
+    bool interior = window_->interior;
+    ac::BoundaryKind kind = window_->boundary.kind;
+    std::vector<int64_t> offsets = at.offsets;
+    code.instrs.push_back([=, regs = out.regs, center = center_,
+                           constant = boundary_value_.regs](Frame& f, const Selection& s) {
+      const Array& a = f.array(id);
+      const Shape& sh = a.shape();
+      for_each_lane(s, [&](int lane) {
+        int64_t pos = 0;
+        for (size_t k = 0; k < offsets.size(); ++k) {
+          int64_t i = f.reg<int64_t>(center[k])[lane] + offsets[k];
+          if (!interior) i = boundary_coordinate(kind, i, sh[k]);
+          if (i < 0) { // outside, with a constant boundary
+            for (size_t l = 0; l < regs.size(); ++l) {
+              size_t size = scalar_size(a.leaf_kind(l));
+              std::memcpy(f.reg<std::byte>(regs[l]) + size_t(lane) * size,
+                          f.reg<std::byte>(constant[l]) + size_t(lane) * size, size);
+            }
+            return;
+          }
+          pos = pos * sh[k] + i;
+        }
+        gather(f, a, regs, pos, lane);
+      });
+    });
+    return out;
+  }
+};
+
+ScalarFunction compile_function(const Lambda& f, const ArrayScope& arrays,
+                                const std::optional<WindowInfo>& window) {
+  ScalarFunction fn;
+  ScalarCompiler(fn, arrays, window).compile(f);
+  return fn;
+}
+
+void run_lanes_in_order(const ScalarFunction& f, Frame& frame, int count) {
+  try {
+    f.run(frame, Selection::dense(count));
+  } catch (const Error&) {
+    for (int lane = 0; lane < count; ++lane) {
+      uint16_t l = uint16_t(lane);
+      f.run(frame, Selection{&l, 1});
+    }
+    throw; // unreachable in practice: some lane must fail again
+  }
+}
+
+} // namespace strata::tbbe

@@ -1,0 +1,66 @@
+// Compiles a scalar Lambda (kernel code) into batch instructions (tbb/batch.h).
+//
+// Every value gets its own registers (one per scalar leaf), allocated once at
+// compile time, so tuples, `let` and `proj` cost nothing at run time and no
+// instruction ever overwrites another's result. Constants and run constants
+// (`shape`, `size`, `the` of input arrays) are written once when a frame is
+// prepared, not per batch. Semantics are those of core/semantics.h; checked
+// operations (`!`, `!!`, index conversions, integer division) throw the same
+// Error the interpreter raises. A batch that throws is re-run one lane at a
+// time, in element order, so the error reported is the interpreter's: that of
+// the first element in row-major order (see run_lanes_in_order).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+
+#include "core/ir.h"
+#include "tbb/batch.h"
+
+namespace strata::tbbe {
+
+// The registers holding one value: one per scalar leaf of `type`, in order.
+struct Operand {
+  Type type;
+  std::vector<int> regs;
+};
+
+// How the compiled code sees a stencil window (the `at` form).
+struct WindowInfo {
+  std::string name;           // the window parameter
+  int array = -1;             // array id of the stencil's input
+  std::vector<int64_t> sizes; // window sizes, outermost first
+  ac::Boundary boundary;      // how reads outside the array behave
+  bool interior = false;      // compile for lanes whose whole window is inside
+};
+
+class ScalarFunction {
+public:
+  int registers() const { return registers_; }
+  const std::vector<Operand>& params() const { return params_; }
+  const Operand& result() const { return result_; }
+  // Writes constants and run constants; call once per frame, after binding arrays.
+  void prepare(Frame& f) const { init_.run(f, Selection::dense(kBatch)); }
+  void run(Frame& f, const Selection& s) const { code_.run(f, s); }
+
+private:
+  friend class ScalarCompiler;
+  int registers_ = 0;
+  std::vector<Operand> params_;
+  Operand result_;
+  Code init_, code_;
+};
+
+// Array variables visible to kernel code: name -> (array id, array type).
+using ArrayScope = std::map<std::string, std::pair<int, Type>>;
+
+ScalarFunction compile_function(const Lambda& f, const ArrayScope& arrays,
+                                const std::optional<WindowInfo>& window = std::nullopt);
+
+// Runs `f` on the dense lanes 0..count-1. If any lane raises an error, re-runs
+// the lanes one at a time in order and rethrows the first lane's error, so the
+// error is the one sequential evaluation would raise first.
+void run_lanes_in_order(const ScalarFunction& f, Frame& frame, int count);
+
+} // namespace strata::tbbe
