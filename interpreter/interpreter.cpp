@@ -6,6 +6,7 @@
 #include "core/semantics.h"
 #include "interpreter/indexing.h"
 #include "interpreter/primitives.h"
+#include "interpreter/trace.h"
 #include "interpreter/value.h"
 
 namespace strata {
@@ -253,9 +254,17 @@ private:
 
   Value ev(const ex::Trace& t, const Exp& e) {
     Value v = eval(*t.arg);
-    if (options_.trace)
-      *options_.trace << e.loc.str() << ": trace " << t.label << ": " << value_str(v) << "\n";
+    if (options_.trace && trace_selected(options_.trace_filter, e.loc, "trace", t.label))
+      *options_.trace << e.loc.str() << ": " << element_context() << "trace " << t.label << ": "
+                      << value_str(v) << "\n";
     return v;
+  }
+
+  // "map element (3): " while a collective computes an element, else "".
+  std::string element_context() const {
+    if (!element_.op) return "";
+    return std::string(form_name(element_.op->node)) + " " + element_.what + " " +
+           shape_str(from_linear(*element_.shape, *element_.pos)) + ": ";
   }
 
   Value ev(const ex::PrimApp& p, const Exp& e) {
@@ -282,7 +291,32 @@ private:
 
   // ------------------------------------------------------------ array forms
   Arrays eval(const Acc& a) {
-    return std::visit([&](const auto& n) { return ev(n, a); }, a.node);
+    Arrays r = std::visit([&](const auto& n) { return ev(n, a); }, a.node);
+    if (options_.trace_collectives && options_.trace) trace_collective(a, r);
+    return r;
+  }
+
+  // One line per array a collective produced. Forms that only name, bind,
+  // select or pass on arrays print nothing; `awhile` and `atrace` print their own.
+  void trace_collective(const Acc& a, const Arrays& r) {
+    if (std::holds_alternative<ac::Var>(a.node) || std::holds_alternative<ac::Alet>(a.node) ||
+        std::holds_alternative<ac::ATuple>(a.node) || std::holds_alternative<ac::AProj>(a.node) ||
+        std::holds_alternative<ac::ACond>(a.node) || std::holds_alternative<ac::Awhile>(a.node) ||
+        std::holds_alternative<ac::ATrace>(a.node))
+      return;
+    trace_arrays(a.loc, form_name(a.node), "", std::string(form_name(a.node)), r);
+  }
+
+  // Prints "LOC: HEAD: summary" per array of r ("HEAD [k]: " for a tuple).
+  void trace_arrays(const SrcLoc& loc, std::string_view op, std::string_view label,
+                    const std::string& head, const Arrays& r) {
+    if (!trace_selected(options_.trace_filter, loc, op, label)) return;
+    std::vector<Array> arrays;
+    r.flatten_into(arrays);
+    for (size_t k = 0; k < arrays.size(); ++k)
+      *options_.trace << loc.str() << ": " << head
+                      << (arrays.size() > 1 ? " [" + std::to_string(k) + "]" : "") << ": "
+                      << summarize_array(arrays[k]) << "\n";
   }
 
   Array eval_array(const Acc& a) { return eval(a).array; }
@@ -634,19 +668,15 @@ private:
     } catch (const Error& err) {
       in_iteration(err, k, "awhile", a.loc);
     }
+    if (options_.trace_collectives && options_.trace)
+      trace_arrays(a.loc, "awhile", "", "awhile after " + std::to_string(k) + " iteration(s)",
+                   state);
     return state;
   }
 
   Arrays ev(const ac::ATrace& t, const Acc& a) {
     Arrays v = eval(*t.a);
-    if (options_.trace) {
-      std::vector<Array> arrays;
-      v.flatten_into(arrays);
-      *options_.trace << a.loc.str() << ": atrace " << t.label << ":";
-      for (const Array& arr : arrays)
-        *options_.trace << " " << arr.type().str() << " " << shape_str(arr.shape());
-      *options_.trace << "\n";
-    }
+    if (options_.trace) trace_arrays(a.loc, "atrace", t.label, "atrace " + t.label, v);
     return v;
   }
 

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <ostream>
+#include <string>
 #include <vector>
 
 #include "core/array.h"
@@ -19,6 +20,13 @@ namespace strata {
 struct InterpreterOptions {
   // When set, `trace` and `atrace` print their label and value here.
   std::ostream* trace = nullptr;
+  // With `trace` set: also print every collective operation's result as it is
+  // produced (operation, position, type, shape, summary of values; see
+  // interpreter/trace.h). This is `strata run --trace`.
+  bool trace_collectives = false;
+  // Only print the lines this selects (trace_selected in interpreter/trace.h):
+  // a source line number, an operation name or a trace label. Empty: all.
+  std::string trace_filter = {};
 };
 
 // Runs a type-checked program on its inputs (one array per parameter, in

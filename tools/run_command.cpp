@@ -1,4 +1,4 @@
-// strata run FILE [name=in.npy ...] [-o out.npy] [--engine NAME] [--trace]
+// strata run FILE [name=in.npy ...] [-o out.npy] [--engine NAME] [--trace [--trace-filter F]]
 #include <iostream>
 
 #include "core/array_format.h"
@@ -20,7 +20,11 @@ int run_command(const Args& args) {
   options.add_options()                                                                   //
       ("engine,e", po::value<std::string>()->default_value("interp"), "engine to run on") //
       ("output,o", po::value<std::string>(), "write the result(s) to this .npy file")     //
-      ("trace", "print trace/atrace values on stderr (interpreter)");
+      ("trace", "print every collective's result and trace/atrace values on stderr "
+                "(interpreter)") //
+      ("trace-filter", po::value<std::string>(),
+       "with --trace: only this source LINE number, or this OP (map, fold, trace, ...) "
+       "or trace label");
   ParsedArgs parsed = parse_args(args, options);
   if (parsed.help) {
     std::cout << options << "\n";
@@ -44,11 +48,16 @@ int run_command(const Args& args) {
                                   ? load_sibling_inputs(program, file)
                                   : load_inputs(program, assignments);
   std::vector<Array> results;
+  if (parsed.vars.count("trace-filter") && !parsed.vars.count("trace"))
+    throw Error(ErrorKind::Usage, "--trace-filter needs --trace");
   if (parsed.vars.count("trace")) {
     if (engine_name != "interp")
       throw Error(ErrorKind::Usage, "--trace needs the interpreter (--engine interp)");
     InterpreterOptions opts;
     opts.trace = &std::cerr;
+    opts.trace_collectives = true;
+    if (parsed.vars.count("trace-filter"))
+      opts.trace_filter = parsed.vars["trace-filter"].as<std::string>();
     results = interpret(program, inputs, opts);
   } else {
     results = engine->compile(program, CompileOptions{})->run(inputs);
