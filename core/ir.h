@@ -58,10 +58,13 @@ struct Cast { ScalarKind target; ExpPtr arg; };
 struct While { Lambda cond, step; ExpPtr init; };
 struct ShapeOf { AccPtr array; };                                 // (shape A)
 struct SizeOf { AccPtr array; };                                  // (size A)
-struct Read { AccPtr array; ExpPtr index; };                      // (! A ix)
-struct LinearRead { AccPtr array; ExpPtr index; };                // (!! A i)
+// `origin`, when set, is the operation that a bounds error names instead of
+// `!` / `!!` / `to-index`: fusion turns a fused `backpermute` into such a read.
+// It is not part of the text form: the printer drops it and `equal` ignores it.
+struct Read { AccPtr array; ExpPtr index; std::string origin = {}; };       // (! A ix)
+struct LinearRead { AccPtr array; ExpPtr index; std::string origin = {}; }; // (!! A i)
 struct The { AccPtr array; };                                     // (the A)
-struct ToIndex { ExpPtr shape, index; };                          // (to-index sh ix)
+struct ToIndex { ExpPtr shape, index; std::string origin = {}; };  // (to-index sh ix)
 struct FromIndex { ExpPtr shape, index; };                        // (from-index sh i)
 struct Ignore { int rank; };                                      // (ignore R)
 struct Trace { std::string label; ExpPtr arg; };                  // (trace "l" e)

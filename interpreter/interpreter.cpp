@@ -213,7 +213,8 @@ private:
     if (!in_bounds(a.shape(), ix))
       throw Error(ErrorKind::Bounds, e.loc,
                   "index " + shape_str(ix) + " out of bounds for shape " + shape_str(a.shape()) +
-                      " in `!` of " + quoted(std::get<ac::Var>(r.array->node).name));
+                      " in " + quoted(r.origin.empty() ? "!" : r.origin) + " of " +
+                      quoted(std::get<ac::Var>(r.array->node).name));
     return read_element(a, to_linear(a.shape(), ix));
   }
 
@@ -224,7 +225,8 @@ private:
       throw Error(ErrorKind::Bounds, e.loc,
                   "linear index " + std::to_string(i) + " out of bounds for size " +
                       std::to_string(a.size()) + " (shape " + shape_str(a.shape()) +
-                      ") in `!!` of " + quoted(std::get<ac::Var>(r.array->node).name));
+                      ") in " + quoted(r.origin.empty() ? "!!" : r.origin) + " of " +
+                      quoted(std::get<ac::Var>(r.array->node).name));
     return read_element(a, i);
   }
 
@@ -236,7 +238,7 @@ private:
     if (!in_bounds(sh, ix))
       throw Error(ErrorKind::Bounds, e.loc,
                   "index " + shape_str(ix) + " out of bounds for shape " + shape_str(sh) +
-                      " in `to-index`");
+                      " in " + quoted(t.origin.empty() ? "to-index" : t.origin));
     return Scalar::make<int64_t>(to_linear(sh, ix));
   }
 

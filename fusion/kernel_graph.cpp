@@ -1,0 +1,175 @@
+#include "fusion/kernel_graph.h"
+
+#include "core/overload.h"
+
+namespace strata {
+
+ArrayId KernelGraph::id_of(const std::string& name) const {
+  if (name.size() < 2 || name[0] != 'a') return -1;
+  ArrayId id = 0;
+  for (size_t i = 1; i < name.size(); ++i) {
+    if (name[i] < '0' || name[i] > '9' || id > 1'000'000'000 / 10) return -1;
+    id = id * 10 + (name[i] - '0');
+  }
+  return size_t(id) < arrays.size() && arrays[size_t(id)].name == name ? id : -1;
+}
+
+std::string_view kernel_kind_name(const Kernel& k) {
+  return std::visit(
+      Overload{[](const kn::Generate&) { return std::string_view("generate"); },
+               [](const kn::Fold& f) { return std::string_view(f.seed ? "fold" : "fold1"); },
+               [](const kn::FoldSeg&) { return std::string_view("foldseg"); },
+               [](const kn::Scan& s) { return scan_name(s.kind); },
+               [](const kn::Permute&) { return std::string_view("permute"); },
+               [](const kn::Stencil&) { return std::string_view("stencil"); },
+               [](const kn::Loop&) { return std::string_view("awhile"); },
+               [](const kn::Branch&) { return std::string_view("acond"); }},
+      k.body);
+}
+
+namespace {
+void collect(const Block& b, std::vector<const Kernel*>& out) {
+  for (const Kernel& k : b) {
+    if (const auto* loop = std::get_if<kn::Loop>(&k.body)) {
+      collect(loop->cond, out);
+      collect(loop->body, out);
+    } else if (const auto* br = std::get_if<kn::Branch>(&k.body)) {
+      collect(br->then_block, out);
+      collect(br->else_block, out);
+    } else {
+      out.push_back(&k);
+    }
+  }
+}
+struct Reads {
+  const KernelGraph& g;
+  std::vector<ArrayId> ids;
+
+  void add(ArrayId id) {
+    for (ArrayId x : ids)
+      if (x == id) return;
+    ids.push_back(id);
+  }
+  void acc(const AccPtr& a) {
+    if (const auto* v = a ? std::get_if<ac::Var>(&a->node) : nullptr) add(g.id_of(v->name));
+  }
+  void lambda(const Lambda& f) { exp(f.body); }
+  void delayed(const Delayed& d) {
+    for (const Check& c : d.checks) {
+      exp(c.a);
+      exp(c.b);
+    }
+    exp(d.shape);
+    lambda(d.elem);
+  }
+  void exp(const ExpPtr& e) {
+    if (!e) return;
+    std::visit(Overload{[&](const ex::Let& l) {
+                          for (const auto& b : l.bindings)
+                            exp(b.value);
+                          exp(l.body);
+                        },
+                        [&](const ex::If& i) {
+                          exp(i.cond);
+                          exp(i.then_branch);
+                          exp(i.else_branch);
+                        },
+                        [&](const ex::Tuple& t) {
+                          for (const auto& x : t.elems)
+                            exp(x);
+                        },
+                        [&](const ex::Proj& p) { exp(p.tuple); },
+                        [&](const ex::Index& i) {
+                          for (const auto& x : i.components)
+                            exp(x);
+                        },
+                        [&](const ex::Cast& c) { exp(c.arg); },
+                        [&](const ex::While& w) {
+                          exp(w.init);
+                          lambda(w.cond);
+                          lambda(w.step);
+                        },
+                        [&](const ex::ShapeOf& s) { acc(s.array); },
+                        [&](const ex::SizeOf& s) { acc(s.array); },
+                        [&](const ex::Read& r) {
+                          acc(r.array);
+                          exp(r.index);
+                        },
+                        [&](const ex::LinearRead& r) {
+                          acc(r.array);
+                          exp(r.index);
+                        },
+                        [&](const ex::The& t) { acc(t.array); },
+                        [&](const ex::ToIndex& t) {
+                          exp(t.shape);
+                          exp(t.index);
+                        },
+                        [&](const ex::FromIndex& t) {
+                          exp(t.shape);
+                          exp(t.index);
+                        },
+                        [&](const ex::Trace& t) { exp(t.arg); },
+                        [&](const ex::PrimApp& p) {
+                          for (const auto& x : p.args)
+                            exp(x);
+                        },
+                        [](const auto&) {}},
+               e->node);
+  }
+  void kernel(const Kernel& k) {
+    std::visit(Overload{[&](const kn::Generate& x) { delayed(x.body); },
+                        [&](const kn::Fold& x) {
+                          exp(x.seed);
+                          delayed(x.input);
+                          lambda(x.f);
+                        },
+                        [&](const kn::FoldSeg& x) {
+                          exp(x.seed);
+                          delayed(x.input);
+                          add(x.segs);
+                          lambda(x.f);
+                        },
+                        [&](const kn::Scan& x) {
+                          exp(x.seed);
+                          delayed(x.input);
+                          lambda(x.f);
+                        },
+                        [&](const kn::Permute& x) {
+                          delayed(x.defaults);
+                          delayed(x.source);
+                          lambda(x.target);
+                          lambda(x.combine);
+                        },
+                        [&](const kn::Stencil& x) {
+                          add(x.input);
+                          exp(x.boundary.constant);
+                          lambda(x.f);
+                        },
+                        [&](const kn::Loop& x) {
+                          for (ArrayId id : x.init)
+                            add(id);
+                        },
+                        [&](const kn::Branch& x) { exp(x.cond); }},
+               k.body);
+  }
+};
+
+} // namespace
+
+std::vector<ArrayId> array_reads(const KernelGraph& g, const Kernel& k) {
+  Reads r{g, {}};
+  r.kernel(k);
+  return r.ids;
+}
+
+std::vector<const Kernel*> compute_kernels(const KernelGraph& g) {
+  std::vector<const Kernel*> out;
+  collect(g.body, out);
+  return out;
+}
+
+int count_kernels(const KernelGraph& g) {
+  return int(compute_kernels(g).size());
+}
+
+} // namespace strata

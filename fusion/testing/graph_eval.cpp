@@ -1,0 +1,226 @@
+#include "fusion/testing/graph_eval.h"
+
+#include <chrono>
+
+#include "core/check.h"
+#include "fusion/fuse.h"
+#include "interpreter/interpreter.h"
+
+namespace strata {
+namespace {
+
+std::string quoted(std::string_view s) {
+  return "`" + std::string(s) + "`";
+}
+
+class Evaluator {
+public:
+  Evaluator(const KernelGraph& g, GraphRunStats* stats)
+      : g_(g), vals_(g.arrays.size()), has_(g.arrays.size(), false), stats_(stats) {}
+
+  std::vector<Array> run(const std::vector<Array>& inputs) {
+    if (inputs.size() != g_.inputs.size())
+      throw Error(ErrorKind::Input, "the program takes " + std::to_string(g_.inputs.size()) +
+                                        " input(s), given " + std::to_string(inputs.size()));
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const ManifestArray& a = g_.arrays[size_t(g_.inputs[i])];
+      if (inputs[i].type() != a.type)
+        throw Error(ErrorKind::Input, "parameter " + quoted(a.source_name) + " expects " +
+                                          a.type.str() + ", given " + inputs[i].type().str());
+      set(g_.inputs[i], inputs[i]);
+    }
+    for (size_t i = 0; i < g_.arrays.size(); ++i)
+      if (g_.arrays[i].origin == ManifestArray::Origin::Literal)
+        set(ArrayId(i), g_.arrays[i].literal);
+    block(g_.body);
+    std::vector<Array> out;
+    for (ArrayId id : g_.outputs)
+      out.push_back(get(id));
+    return out;
+  }
+
+private:
+  const KernelGraph& g_;
+  std::vector<Array> vals_;
+  std::vector<bool> has_;
+  GraphRunStats* stats_;
+
+  void set(ArrayId id, Array a) {
+    vals_[size_t(id)] = std::move(a);
+    has_[size_t(id)] = true;
+  }
+  const Array& get(ArrayId id) const { return vals_[size_t(id)]; }
+
+  AccPtr ref(ArrayId id) const {
+    auto r = make_acc(ac::Var{g_.arrays[size_t(id)].name});
+    r->type = g_.arrays[size_t(id)].type;
+    return r;
+  }
+
+  // Runs `body` as a program whose parameters are the arrays computed so far.
+  std::vector<Array> run_acc(AccPtr body) {
+    Program p;
+    std::vector<Array> inputs;
+    for (size_t i = 0; i < vals_.size(); ++i) {
+      if (!has_[i]) continue;
+      p.params.push_back(Param{g_.arrays[i].name, g_.arrays[i].type, {}});
+      inputs.push_back(vals_[i]);
+    }
+    p.body = std::move(body);
+    check_program(p); // also checks that fusion produced well-typed code
+    return interpret(p, inputs);
+  }
+
+  Array eval(const ExpPtr& e) { return run_acc(make_acc(ac::Unit{e}))[0]; }
+
+  static Index index_value(const Array& a) {
+    Index ix;
+    for (size_t l = 0; l < a.num_leaves(); ++l)
+      ix.push_back(a.read(l, 0).get<int64_t>());
+    return ix;
+  }
+
+  void run_checks(const Delayed& d) {
+    for (const Check& c : d.checks) {
+      switch (c.kind) {
+      case Check::Kind::NonNegative: {
+        Index sh = index_value(eval(c.a));
+        for (int64_t x : sh)
+          if (x < 0)
+            throw Error(ErrorKind::Shape, c.op.loc,
+                        "negative extent in shape " + shape_str(sh) + " of " + quoted(c.op.name));
+        break;
+      }
+      case Check::Kind::SameSize: {
+        Index to = index_value(eval(c.a)), from = index_value(eval(c.b));
+        if (shape_size(to) != shape_size(from))
+          throw Error(ErrorKind::Shape, c.op.loc,
+                      "reshape from shape " + shape_str(from) + " to shape " + shape_str(to) +
+                          ": sizes differ");
+        break;
+      }
+      case Check::Kind::InRange: {
+        int64_t i = eval(c.a).read(0, 0).get<int64_t>();
+        int64_t n = eval(c.b).read(0, 0).get<int64_t>();
+        if (i < 0 || i >= n)
+          throw Error(ErrorKind::Bounds, c.op.loc,
+                      "slice index " + std::to_string(i) + " out of bounds for dimension " +
+                          std::to_string(c.dim) + " (extent " + std::to_string(n) + ") in " +
+                          quoted(c.op.name));
+        break;
+      }
+      }
+    }
+  }
+
+  static AccPtr gen(const Delayed& d) { return make_acc(ac::Generate{d.shape, d.elem}); }
+
+  void block(const Block& b) {
+    for (const Kernel& k : b)
+      kernel(k);
+  }
+
+  void outputs(const Kernel& k, const std::vector<Array>& results) {
+    for (size_t i = 0; i < k.outputs.size(); ++i)
+      set(k.outputs[i], results.at(i));
+  }
+
+  void kernel(const Kernel& k) {
+    if (const auto* loop = std::get_if<kn::Loop>(&k.body)) {
+      std::vector<Array> state;
+      for (ArrayId id : loop->init)
+        state.push_back(get(id));
+      for (;;) {
+        for (size_t i = 0; i < state.size(); ++i)
+          set(loop->state[i], state[i]);
+        block(loop->cond);
+        if (!get(loop->cond_result).read(0, 0).get<bool>()) break;
+        block(loop->body);
+        for (size_t i = 0; i < state.size(); ++i)
+          state[i] = get(loop->next[i]);
+      }
+      outputs(k, state);
+      return;
+    }
+    if (const auto* br = std::get_if<kn::Branch>(&k.body)) {
+      bool c = eval(br->cond).read(0, 0).get<bool>();
+      block(c ? br->then_block : br->else_block);
+      std::vector<Array> results;
+      for (ArrayId id : c ? br->then_results : br->else_results)
+        results.push_back(get(id));
+      outputs(k, results);
+      return;
+    }
+    auto start = std::chrono::steady_clock::now();
+    AccPtr body = std::visit([&](const auto& x) { return compute(x); }, k.body);
+    outputs(k, run_acc(body));
+    if (stats_) {
+      stats_->kernel_ms[k.id] +=
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+              .count();
+      stats_->kernel_runs[k.id] += 1;
+    }
+  }
+
+  AccPtr compute(const kn::Generate& x) {
+    run_checks(x.body);
+    return gen(x.body);
+  }
+  AccPtr compute(const kn::Fold& x) {
+    run_checks(x.input);
+    return make_acc(ac::Fold{x.f, x.seed, gen(x.input)});
+  }
+  AccPtr compute(const kn::FoldSeg& x) {
+    run_checks(x.input);
+    return make_acc(ac::FoldSeg{x.f, x.seed, gen(x.input), ref(x.segs)});
+  }
+  AccPtr compute(const kn::Scan& x) {
+    run_checks(x.input);
+    return make_acc(ac::Scan{x.kind, x.f, x.seed, gen(x.input)});
+  }
+  AccPtr compute(const kn::Permute& x) {
+    run_checks(x.defaults);
+    run_checks(x.source);
+    return make_acc(ac::Permute{x.combine, gen(x.defaults), x.target, gen(x.source)});
+  }
+  AccPtr compute(const kn::Stencil& x) {
+    return make_acc(ac::Stencil{x.window, x.boundary, x.f, ref(x.input)});
+  }
+  AccPtr compute(const kn::Loop&) { return nullptr; }
+  AccPtr compute(const kn::Branch&) { return nullptr; }
+};
+
+class GraphExecutable final : public Executable {
+public:
+  explicit GraphExecutable(KernelGraph g) : graph_(std::move(g)) {}
+  std::vector<Array> run(const std::vector<Array>& inputs) override {
+    return evaluate_kernel_graph(graph_, inputs);
+  }
+
+private:
+  KernelGraph graph_;
+};
+
+class GraphEngine final : public Engine {
+public:
+  std::string name() const override { return "graph"; }
+  bool available(std::string&) const override { return true; }
+  std::unique_ptr<Executable> compile(const Program& program,
+                                      const CompileOptions& options) const override {
+    return std::make_unique<GraphExecutable>(
+        build_kernel_graph(program, FusionOptions{options.fusion}));
+  }
+};
+
+} // namespace
+
+std::vector<Array> evaluate_kernel_graph(const KernelGraph& graph, const std::vector<Array>& inputs,
+                                         GraphRunStats* stats) {
+  return Evaluator(graph, stats).run(inputs);
+}
+
+std::unique_ptr<Engine> make_graph_engine() {
+  return std::make_unique<GraphEngine>();
+}
+
+} // namespace strata
