@@ -8,6 +8,7 @@ packages=(
   g++ cmake ninja-build pkg-config
   libgtest-dev libgmock-dev
   libboost-dev libboost-program-options-dev
+  graphviz
 )
 
 missing=()

@@ -13,6 +13,7 @@
 #include "tools/commands.h"
 #include "tools/options.h"
 #include "tools/program_files.h"
+#include "tools/views.h"
 
 namespace strata::tool {
 namespace fs = std::filesystem;
@@ -65,15 +66,21 @@ struct Tally {
 };
 
 void check_program(const fs::path& file, const std::vector<std::string>& assignments,
-                   const std::vector<const Engine*>& engines, Tally& tally) {
+                   const std::vector<const Engine*>& engines, const Views& views,
+                   Tally& tally) {
   std::vector<Array> oracle;
   Program program;
   try {
-    program = load_program(file);
+    std::vector<PhaseTimes> times{PhaseTimes{"interp", {}}};
+    program = Views::load_timed(file, times[0]);
+    std::optional<KernelGraph> graph = views.fuse(program, times[0]);
     std::vector<Array> inputs = assignments.empty() ? load_sibling_inputs(program, file)
                                                     : load_inputs(program, assignments);
     auto start = std::chrono::steady_clock::now();
-    oracle = find_engine("interp")->compile(program, CompileOptions{})->run(inputs);
+    auto oracle_exe = times[0].time("compile", [&] {
+      return find_engine("interp")->compile(program, CompileOptions{views.fusion});
+    });
+    oracle = times[0].time("run", [&] { return oracle_exe->run(inputs); });
     double ms = millis_since(start);
     if (auto expected = load_expected(file, oracle.size())) {
       auto diff = compare_all(*expected, oracle);
@@ -90,12 +97,16 @@ void check_program(const fs::path& file, const std::vector<std::string>& assignm
         continue;
       }
       try {
-        auto diff = compare_all(oracle, engine->compile(program, CompileOptions{})->run(inputs));
+        PhaseTimes& t = times.emplace_back(PhaseTimes{engine->name(), {}});
+        auto exe = t.time("compile",
+                          [&] { return engine->compile(program, CompileOptions{views.fusion}); });
+        auto diff = compare_all(oracle, t.time("run", [&] { return exe->run(inputs); }));
         tally.report(!diff, file, engine->name() + " vs interp", diff ? *diff : "");
       } catch (const Error& e) {
         tally.report(false, file, engine->name(), e.what());
       }
     }
+    views.finish(file.string(), graph, times);
   } catch (const Error& e) {
     tally.report(false, file, "interp", e.what());
   }
@@ -113,6 +124,7 @@ int check_command(const Args& args) {
       "options");
   options.add_options()("engine,e", po::value<std::vector<std::string>>(),
                         "check only these engines (repeatable)");
+  Views::add_options(options);
   ParsedArgs parsed = parse_args(args, options);
   if (parsed.help) {
     std::cout << options << "\n";
@@ -139,9 +151,12 @@ int check_command(const Args& args) {
   if (!assignments.empty() && files.size() != 1)
     throw Error(ErrorKind::Usage, "check: NAME=FILE.npy inputs need exactly one program");
 
+  Views views = Views::from(parsed.vars);
+  if ((!views.dump_dot.empty() || !views.report.empty()) && files.size() != 1)
+    throw Error(ErrorKind::Usage, "check: --dump-dot and --report need exactly one program");
   Tally tally;
   for (const fs::path& file : files)
-    check_program(file, assignments, engines, tally);
+    check_program(file, assignments, engines, views, tally);
   std::cout << files.size() << " program(s), " << tally.runs << " check(s), " << tally.failures
             << " failure(s)\n";
   return tally.failures == 0 ? 0 : 1;

@@ -14,5 +14,6 @@ using Args = std::vector<std::string>;
 int run_command(const Args& args);
 int check_command(const Args& args);
 int fmt_command(const Args& args);
+int dot_command(const Args& args);
 
 } // namespace strata::tool

@@ -20,7 +20,11 @@ void print_usage(std::ostream& out) {
          "expected outputs\n"
          "  fmt FILE [-i]                                             print the program in "
          "canonical form\n"
+         "  dot FILE [--no-fusion] [-o out.dot]                       the kernel graph as "
+         "Graphviz\n"
          "\n"
+         "run and check also take --no-fusion, --dump-dot FILE.dot, --dump-phases and --report "
+         "FILE.json.\n"
          "`strata COMMAND --help` describes a command. Exit codes: 0 success, 1 program or input "
          "error,\n"
          "2 usage error.\n";
@@ -48,6 +52,7 @@ int main(int argc, char** argv) {
     if (command == "run") return tool::run_command(args);
     if (command == "check") return tool::check_command(args);
     if (command == "fmt") return tool::fmt_command(args);
+    if (command == "dot") return tool::dot_command(args);
     std::cerr << "strata: error: unknown command `" << command << "`\n";
     print_usage(std::cerr);
     return 2;

@@ -7,6 +7,7 @@
 #include "tools/commands.h"
 #include "tools/options.h"
 #include "tools/program_files.h"
+#include "tools/views.h"
 
 namespace strata::tool {
 
@@ -25,6 +26,7 @@ int run_command(const Args& args) {
       ("trace-filter", po::value<std::string>(),
        "with --trace: only this source LINE number, or this OP (map, fold, trace, ...) "
        "or trace label");
+  Views::add_options(options);
   ParsedArgs parsed = parse_args(args, options);
   if (parsed.help) {
     std::cout << options << "\n";
@@ -43,7 +45,10 @@ int run_command(const Args& args) {
   if (!engine->available(why))
     throw Error(ErrorKind::Input, "engine `" + engine_name + "` is not available: " + why);
 
-  Program program = load_program(file);
+  Views views = Views::from(parsed.vars);
+  PhaseTimes times{engine_name, {}};
+  Program program = Views::load_timed(file, times);
+  std::optional<KernelGraph> graph = views.fuse(program, times);
   std::vector<Array> inputs = assignments.empty() && !program.params.empty()
                                   ? load_sibling_inputs(program, file)
                                   : load_inputs(program, assignments);
@@ -60,9 +65,12 @@ int run_command(const Args& args) {
       opts.trace_filter = parsed.vars["trace-filter"].as<std::string>();
     results = interpret(program, inputs, opts);
   } else {
-    results = engine->compile(program, CompileOptions{})->run(inputs);
+    auto exe = times.time("compile",
+                          [&] { return engine->compile(program, CompileOptions{views.fusion}); });
+    results = times.time("run", [&] { return exe->run(inputs); });
   }
 
+  views.finish(file, graph, {times});
   if (parsed.vars.count("output")) {
     for (const std::string& path : write_results(results, parsed.vars["output"].as<std::string>()))
       std::cerr << "wrote " << path << "\n";

@@ -1,0 +1,91 @@
+#include "fusion/report.h"
+
+#include <cstdio>
+#include <sstream>
+
+namespace strata {
+namespace {
+
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    switch (c) {
+    case '"': out += "\\\""; break;
+    case '\\': out += "\\\\"; break;
+    case '\n': out += "\\n"; break;
+    case '\t': out += "\\t"; break;
+    case '\r': out += "\\r"; break;
+    default:
+      if (c < 0x20) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\u%04x", c);
+        out += buf;
+      } else {
+        out += char(c);
+      }
+    }
+  }
+  return out + "\"";
+}
+
+std::string ms(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6f", v);
+  return buf;
+}
+
+} // namespace
+
+std::string phases_text(const std::vector<PhaseTimes>& engines) {
+  std::ostringstream out;
+  for (const PhaseTimes& e : engines) {
+    out << "phases (" << e.engine << "):";
+    double total = 0;
+    for (size_t i = 0; i < e.phases.size(); ++i) {
+      out << (i ? ", " : " ") << e.phases[i].first << " " << ms(e.phases[i].second) << " ms";
+      total += e.phases[i].second;
+    }
+    out << "; total " << ms(total) << " ms\n";
+  }
+  return out.str();
+}
+
+std::string report_json(const std::string& program, const KernelGraph& graph,
+                        const std::vector<PhaseTimes>& engines,
+                        const std::map<int, KernelTiming>& kernels) {
+  std::ostringstream out;
+  out << "{\n  \"program\": " << json_string(program)
+      << ",\n  \"fused\": " << (graph.fused ? "true" : "false")
+      << ",\n  \"kernel_count\": " << count_kernels(graph) << ",\n  \"engines\": [";
+  for (size_t e = 0; e < engines.size(); ++e) {
+    out << (e ? "," : "") << "\n    {\"engine\": " << json_string(engines[e].engine)
+        << ", \"phases\": [";
+    for (size_t i = 0; i < engines[e].phases.size(); ++i)
+      out << (i ? ", " : "") << "{\"phase\": " << json_string(engines[e].phases[i].first)
+          << ", \"ms\": " << ms(engines[e].phases[i].second) << "}";
+    out << "]}";
+  }
+  out << "\n  ],\n  \"kernels\": [";
+  bool first = true;
+  for (const Kernel* k : compute_kernels(graph)) {
+    out << (first ? "" : ",") << "\n    {\"id\": " << k->id
+        << ", \"kind\": " << json_string(std::string(kernel_kind_name(*k))) << ", \"ops\": [";
+    first = false;
+    for (size_t i = 0; i < k->ops.size(); ++i) {
+      const SourceOp& op = k->ops[i];
+      out << (i ? ", " : "") << "{\"op\": " << json_string(op.name) << ", \"line\": " << op.loc.line
+          << ", \"col\": " << op.loc.col << ", \"at\": " << json_string(op.loc.str()) << "}";
+    }
+    out << "], \"outputs\": [";
+    for (size_t i = 0; i < k->outputs.size(); ++i)
+      out << (i ? ", " : "") << json_string(graph.arrays[size_t(k->outputs[i])].name);
+    auto it = kernels.find(k->id);
+    KernelTiming t = it == kernels.end() ? KernelTiming{} : it->second;
+    out << "], \"compile_ms\": " << ms(t.compile_ms) << ", \"cache\": " << json_string(t.cache)
+        << ", \"run_ms\": " << (t.run_ms ? ms(*t.run_ms) : "null") << "}";
+  }
+  out << "\n  ]\n}\n";
+  return out.str();
+}
+
+} // namespace strata
