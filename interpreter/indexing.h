@@ -1,13 +1,13 @@
 // Index arithmetic shared by the interpreter and `explain`: row-major
-// stepping, splitting off the innermost dimension, and stencil boundaries.
-//
-// Both evaluators must agree exactly on which element a stencil reads outside
-// the array, so the boundary rule lives here once (LANGUAGE.md section 4).
+// stepping and splitting off the innermost dimension. Stencil boundaries come
+// from core/boundary.h, shared with every engine, so that both evaluators agree
+// exactly on which element a stencil reads outside the array.
 #pragma once
 
 #include <algorithm>
 #include <utility>
 
+#include "core/boundary.h"
 #include "core/ir.h"
 #include "core/shape.h"
 
@@ -29,24 +29,6 @@ inline std::pair<Shape, int64_t> split_inner(const Shape& sh) {
 inline Shape with_inner(Shape outer, int64_t n) {
   outer.push_back(n);
   return outer;
-}
-
-// Applies a stencil boundary to one coordinate of extent n; returns -1 for `constant`.
-inline int64_t boundary_coordinate(ac::BoundaryKind kind, int64_t i, int64_t n) {
-  if (i >= 0 && i < n) return i;
-  switch (kind) {
-  case ac::BoundaryKind::Clamp: return std::clamp<int64_t>(i, 0, n - 1);
-  case ac::BoundaryKind::Wrap: return ((i % n) + n) % n;
-  case ac::BoundaryKind::Mirror: {
-    // Reflect about the edges without repeating them: -1 -> 1, n -> n-2.
-    if (n == 1) return 0;
-    int64_t period = 2 * (n - 1);
-    int64_t r = ((i % period) + period) % period;
-    return r < n ? r : period - r;
-  }
-  case ac::BoundaryKind::Constant: return -1;
-  }
-  return -1;
 }
 
 } // namespace strata

@@ -45,6 +45,12 @@ public:
     return out;
   }
 
+  Arrays run_acc(const Acc& a, const std::vector<std::pair<std::string, Arrays>>& env) {
+    for (const auto& [name, value] : env)
+      arrays_.emplace_back(&name, value);
+    return eval(a);
+  }
+
 private:
   const InterpreterOptions& options_;
   std::vector<std::pair<const std::string*, Value>> scalars_;
@@ -692,6 +698,11 @@ private:
 std::vector<Array> interpret(const Program& program, const std::vector<Array>& inputs,
                              const InterpreterOptions& options) {
   return Interpreter(options).run(program, inputs);
+}
+
+Arrays interpret_acc(const Acc& a, const std::vector<std::pair<std::string, Arrays>>& env) {
+  const InterpreterOptions options;
+  return Interpreter(options).run_acc(a, env);
 }
 
 } // namespace strata

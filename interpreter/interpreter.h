@@ -10,10 +10,12 @@
 
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/array.h"
 #include "core/ir.h"
+#include "interpreter/value.h"
 
 namespace strata {
 
@@ -34,5 +36,10 @@ struct InterpreterOptions {
 // Throws Error on bad inputs (ErrorKind::Input) and run-time errors.
 std::vector<Array> interpret(const Program& program, const std::vector<Array>& inputs,
                              const InterpreterOptions& options = {});
+
+// Evaluates one array expression of a checked program whose free array
+// variables are bound in `env` (later bindings hide earlier ones). `explain`
+// uses it to materialise the sub-arrays it needs whole.
+Arrays interpret_acc(const Acc& a, const std::vector<std::pair<std::string, Arrays>>& env);
 
 } // namespace strata

@@ -86,6 +86,7 @@ void check_program(const fs::path& file, const std::vector<std::string>& assignm
       auto diff = compare_all(*expected, oracle);
       tally.report(!diff, file, "interp vs expected",
                    diff ? *diff : "(" + std::to_string(ms) + " ms)");
+      if (diff) std::cerr << explain_difference(program, inputs, *diff);
     } else {
       tally.report(true, file, "interp", "(no expected output; " + std::to_string(ms) + " ms)");
     }
@@ -102,6 +103,7 @@ void check_program(const fs::path& file, const std::vector<std::string>& assignm
                           [&] { return engine->compile(program, CompileOptions{views.fusion}); });
         auto diff = compare_all(oracle, t.time("run", [&] { return exe->run(inputs); }));
         tally.report(!diff, file, engine->name() + " vs interp", diff ? *diff : "");
+        if (diff) std::cerr << explain_difference(program, inputs, *diff);
       } catch (const Error& e) {
         tally.report(false, file, engine->name(), e.what());
       }

@@ -7,6 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "core/array.h"
+#include "core/ir.h"
+
 namespace strata::tool {
 
 using Args = std::vector<std::string>;
@@ -15,5 +18,14 @@ int run_command(const Args& args);
 int check_command(const Args& args);
 int fmt_command(const Args& args);
 int dot_command(const Args& args);
+int explain_command(const Args& args);
+
+// For `check`: given compare_all's description of the first difference
+// ("[result K: ]element (I,J): ..."), the oracle's explanation of that element
+// as indented text ready for stderr; "" when the difference names no element
+// (a shape or type mismatch). Counterexample bundles are to store the same
+// tree, through explain_element (interpreter/explain.h).
+std::string explain_difference(const Program& program, const std::vector<Array>& inputs,
+                               const std::string& difference);
 
 } // namespace strata::tool

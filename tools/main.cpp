@@ -22,6 +22,8 @@ void print_usage(std::ostream& out) {
          "canonical form\n"
          "  dot FILE [--no-fusion] [-o out.dot]                       the kernel graph as "
          "Graphviz\n"
+         "  explain FILE [name=in.npy ...] --at I,J [--json]          why one result element "
+         "has its value\n"
          "\n"
          "run and check also take --no-fusion, --dump-dot FILE.dot, --dump-phases and --report "
          "FILE.json.\n"
@@ -53,6 +55,7 @@ int main(int argc, char** argv) {
     if (command == "check") return tool::check_command(args);
     if (command == "fmt") return tool::fmt_command(args);
     if (command == "dot") return tool::dot_command(args);
+    if (command == "explain") return tool::explain_command(args);
     std::cerr << "strata: error: unknown command `" << command << "`\n";
     print_usage(std::cerr);
     return 2;
