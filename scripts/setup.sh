@@ -7,6 +7,7 @@ set -euo pipefail
 packages=(
   g++ cmake ninja-build pkg-config
   libgtest-dev libgmock-dev
+  librapidcheck-dev libbenchmark-dev
   libboost-dev libboost-program-options-dev
   graphviz
 )

@@ -10,6 +10,7 @@
 
 #include "oracle/compare.h"
 #include "oracle/registry.h"
+#include "tools/bundle_replay.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 #include "tools/program_files.h"
@@ -137,6 +138,9 @@ int check_command(const Args& args) {
     (a.find('=') != std::string::npos ? assignments : targets).push_back(a);
   if (targets.empty())
     throw Error(ErrorKind::Usage, "check: expected at least one program FILE or DIR");
+  // A counterexample bundle of the differential harness (oracle/bundle.h).
+  if (targets.size() == 1 && assignments.empty() && is_bundle_target(targets[0]))
+    return replay_bundle_command(targets[0]);
 
   std::vector<const Engine*> engines = all_engines();
   if (parsed.vars.count("engine")) {

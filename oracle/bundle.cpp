@@ -1,0 +1,210 @@
+#include "oracle/bundle.h"
+
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "core/check.h"
+#include "core/npy.h"
+#include "core/parser.h"
+#include "oracle/registry.h"
+
+namespace strata {
+namespace fs = std::filesystem;
+namespace {
+
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char ch : s) {
+    switch (ch) {
+    case '"': out += "\\\""; break;
+    case '\\': out += "\\\\"; break;
+    case '\n': out += "\\n"; break;
+    case '\t': out += "\\t"; break;
+    default:
+      if (ch < 0x20) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\u%04x", ch);
+        out += buf;
+      } else {
+        out += char(ch);
+      }
+    }
+  }
+  return out + "\"";
+}
+
+// A flat JSON object: values are strings, booleans, numbers (kept as text) or arrays of strings.
+struct Json {
+  std::map<std::string, std::string> scalars;
+  std::map<std::string, std::vector<std::string>> lists;
+};
+
+class JsonReader {
+public:
+  JsonReader(std::string text, std::string what) : s_(std::move(text)), what_(std::move(what)) {}
+
+  Json object() {
+    Json j;
+    expect('{');
+    if (peek() == '}') return ++i_, j;
+    for (;;) {
+      std::string key = string();
+      expect(':');
+      if (peek() == '[') {
+        ++i_;
+        std::vector<std::string>& list = j.lists[key];
+        if (peek() == ']') {
+          ++i_;
+        } else {
+          for (;;) {
+            list.push_back(string());
+            if (peek() == ',') {
+              ++i_;
+              continue;
+            }
+            expect(']');
+            break;
+          }
+        }
+      } else if (peek() == '"') {
+        j.scalars[key] = string();
+      } else {
+        size_t start = i_;
+        while (i_ < s_.size() && (std::isalnum((unsigned char)s_[i_]) || s_[i_] == '-' ||
+                                  s_[i_] == '.' || s_[i_] == '+'))
+          ++i_;
+        if (start == i_) fail("expected a value");
+        j.scalars[key] = s_.substr(start, i_ - start);
+      }
+      if (peek() == ',') {
+        ++i_;
+        continue;
+      }
+      expect('}');
+      return j;
+    }
+  }
+
+private:
+  std::string s_, what_;
+  size_t i_ = 0;
+
+  [[noreturn]] void fail(const std::string& m) {
+    throw Error(ErrorKind::Input, what_ + ": " + m + " at offset " + std::to_string(i_));
+  }
+  char peek() {
+    while (i_ < s_.size() && std::isspace((unsigned char)s_[i_]))
+      ++i_;
+    return i_ < s_.size() ? s_[i_] : '\0';
+  }
+  void expect(char c) {
+    if (peek() != c) fail(std::string("expected `") + c + "`");
+    ++i_;
+  }
+  std::string string() {
+    expect('"');
+    std::string out;
+    while (i_ < s_.size() && s_[i_] != '"') {
+      char c = s_[i_++];
+      if (c != '\\') {
+        out += c;
+        continue;
+      }
+      if (i_ >= s_.size()) break;
+      char e = s_[i_++];
+      switch (e) {
+      case 'n': out += '\n'; break;
+      case 't': out += '\t'; break;
+      case 'u':
+        if (i_ + 4 > s_.size()) fail("bad escape");
+        out += char(std::stoi(s_.substr(i_, 4), nullptr, 16));
+        i_ += 4;
+        break;
+      default: out += e;
+      }
+    }
+    expect('"');
+    return out;
+  }
+};
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) throw Error(ErrorKind::Input, p.string() + ": cannot read");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+} // namespace
+
+bool is_bundle(const fs::path& dir) {
+  std::error_code ec;
+  return fs::is_directory(dir, ec) && fs::is_regular_file(dir / "case.json", ec);
+}
+
+void write_bundle(const fs::path& dir, const Bundle& b) {
+  fs::remove_all(dir);
+  fs::create_directories(dir / "inputs");
+  {
+    std::ofstream out(dir / "program.strata", std::ios::binary);
+    out << b.program_text;
+  }
+  for (size_t i = 0; i < b.inputs.size(); ++i)
+    write_npy((dir / "inputs" / (b.input_names[i] + ".npy")).string(), b.inputs[i]);
+  std::ofstream out(dir / "case.json", std::ios::binary);
+  out << "{\n  \"program\": \"program.strata\",\n  \"engine\": " << json_string(b.engine)
+      << ",\n  \"fusion\": " << (b.fusion ? "true" : "false")
+      << ",\n  \"checked\": " << (b.checked ? "true" : "false")
+      << ",\n  \"seed\": " << json_string(b.seed) << ",\n  \"size\": " << b.size
+      << ",\n  \"inputs\": [";
+  for (size_t i = 0; i < b.input_names.size(); ++i)
+    out << (i ? ", " : "") << json_string(b.input_names[i]);
+  out << "],\n  \"disagreement\": " << json_string(b.disagreement) << "\n}\n";
+  if (!out) throw Error(ErrorKind::Input, (dir / "case.json").string() + ": cannot write");
+}
+
+Bundle read_bundle(const fs::path& dir) {
+  fs::path json_path = dir / "case.json";
+  Json j = JsonReader(read_file(json_path), json_path.string()).object();
+  auto text = [&](const std::string& key, const std::string& fallback) {
+    auto it = j.scalars.find(key);
+    return it == j.scalars.end() ? fallback : it->second;
+  };
+  Bundle b;
+  b.engine = text("engine", "interp");
+  b.fusion = text("fusion", "true") == "true";
+  b.checked = text("checked", "true") == "true";
+  b.seed = text("seed", "");
+  b.size = std::atoi(text("size", "0").c_str());
+  b.disagreement = text("disagreement", "");
+  b.program_text = read_file(dir / text("program", "program.strata"));
+  for (const std::string& name : j.lists["inputs"]) {
+    b.input_names.push_back(name);
+    b.inputs.push_back(read_npy((dir / "inputs" / (name + ".npy")).string()));
+  }
+  return b;
+}
+
+DiffReport replay_bundle(const Bundle& b) {
+  Program p = parse_program(b.program_text, "program.strata");
+  check_program(p);
+  const Engine* engine = find_engine(b.engine);
+  if (!engine)
+    throw Error(ErrorKind::Usage, "the bundle names engine `" + b.engine +
+                                      "`, not in this build (available: " + engine_names() + ")");
+  std::string why;
+  if (!engine->available(why))
+    throw Error(ErrorKind::Usage, "engine `" + b.engine + "` is not available here: " + why);
+  if (p.params.size() != b.inputs.size())
+    throw Error(ErrorKind::Input, "the bundle has " + std::to_string(b.inputs.size()) +
+                                      " input(s), the program takes " +
+                                      std::to_string(p.params.size()));
+  CompileOptions options;
+  options.fusion = b.fusion;
+  options.checked = b.checked;
+  return differential_check(p, b.inputs, *engine, options);
+}
+
+} // namespace strata

@@ -1,0 +1,43 @@
+// Counterexample bundles: one self-contained directory per disagreement
+// found by the harness, replayed exactly by `strata check DIR`.
+//
+//   DIR/program.strata      the (shrunk) program, canonical text
+//   DIR/inputs/NAME.npy     one input per parameter
+//   DIR/case.json           {"engine", "fusion", "checked", "seed", "size",
+//                            "inputs": [names in parameter order], "disagreement"}
+//
+// case.json is a flat JSON object written and read here (strings, booleans,
+// numbers and one array of strings), so the bundle needs no JSON library.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/array.h"
+#include "oracle/differential.h"
+
+namespace strata {
+
+struct Bundle {
+  std::string program_text;
+  std::vector<std::string> input_names; // parameter order
+  std::vector<Array> inputs;
+  std::string engine = "interp";
+  bool fusion = true;
+  bool checked = true;
+  std::string seed;         // how it was found: RapidCheck seed, generator seed
+  int size = 0;             // generator size
+  std::string disagreement; // what was seen when it was written
+};
+
+// Writes (replacing) the bundle directory.
+void write_bundle(const std::filesystem::path& dir, const Bundle& bundle);
+// Reads a bundle; Error(Input) naming the file on any problem.
+Bundle read_bundle(const std::filesystem::path& dir);
+// A directory holding case.json.
+bool is_bundle(const std::filesystem::path& dir);
+// Parses, checks and runs the differential check the bundle describes.
+DiffReport replay_bundle(const Bundle& bundle);
+
+} // namespace strata

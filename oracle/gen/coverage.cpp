@@ -1,0 +1,98 @@
+#include "oracle/gen/coverage.h"
+
+#include <cstdio>
+#include <variant>
+
+#include "oracle/gen/walk.h"
+
+namespace strata::gen {
+namespace {
+
+const char* const kExpForms[] = {"literal",    "variable", "let",   "if",    "tuple",
+                                 "proj",       "ix",       "cast",  "while", "shape",
+                                 "size",       "!",        "!!",    "the",   "to-index",
+                                 "from-index", "ignore",   "trace", "at"};
+const char* const kAccForms[] = {
+    "variable",  "alet",  "atuple",  "aproj",  "use",     "unit",        "generate",
+    "fill",      "map",   "zipwith", "fold",   "fold1",   "foldseg",     "scanl",
+    "scanl1",    "scanr", "scanr1",  "scanl'", "permute", "backpermute", "reshape",
+    "replicate", "slice", "stencil", "awhile", "atrace",  "acond"};
+const char* const kBoundaries[] = {"clamp", "mirror", "wrap", "constant"};
+
+void add_type(std::set<std::string>& out, const Type& t) {
+  for (ScalarKind k : t.leaves())
+    out.insert("type:" + std::string(scalar_name(k)));
+}
+
+} // namespace
+
+std::set<std::string> features(Program& p) {
+  std::set<std::string> out;
+  auto on_exp = [&](Exp& e) {
+    if (const auto* prim = std::get_if<ex::PrimApp>(&e.node))
+      out.insert("prim:" + std::string(prim_name(prim->op)));
+    else
+      out.insert("exp:" + std::string(form_name(e.node)));
+  };
+  auto on_acc = [&](Acc& a) {
+    out.insert("acc:" + std::string(form_name(a.node)));
+    if (const auto* s = std::get_if<ac::Stencil>(&a.node))
+      out.insert("boundary:" + std::string(kBoundaries[int(s->boundary.kind)]));
+    if (const auto* r = std::get_if<ac::Replicate>(&a.node))
+      for (const auto& item : r->spec)
+        out.insert(item.is_all() ? "spec:all" : "spec:extent");
+    if (const auto* s = std::get_if<ac::Slice>(&a.node))
+      for (const auto& item : s->spec)
+        out.insert(item.is_all() ? "spec:all" : "spec:extent");
+    if (a.type.is_array()) {
+      out.insert("rank:" + std::to_string(a.type.rank()));
+      add_type(out, a.type.elem());
+    }
+  };
+  walk(*p.body, on_exp, on_acc);
+  return out;
+}
+
+std::vector<std::string> required_features() {
+  std::vector<std::string> keys;
+  for (const char* f : kExpForms)
+    keys.push_back(std::string("exp:") + f);
+  for (int i = 0; i < kNumPrims; ++i)
+    keys.push_back("prim:" + std::string(prim_name(Prim(i))));
+  for (const char* f : kAccForms)
+    keys.push_back(std::string("acc:") + f);
+  for (const char* b : kBoundaries)
+    keys.push_back(std::string("boundary:") + b);
+  keys.push_back("spec:all");
+  keys.push_back("spec:extent");
+  for (int k = 0; k < kNumScalarKinds; ++k)
+    keys.push_back("type:" + std::string(scalar_name(ScalarKind(k))));
+  for (int r = 0; r <= 3; ++r)
+    keys.push_back("rank:" + std::to_string(r));
+  return keys;
+}
+
+std::vector<std::string> CoverageReport::missing() const {
+  std::vector<std::string> out;
+  for (const std::string& k : required_features()) {
+    auto it = programs_with.find(k);
+    if (it == programs_with.end() || it->second == 0) out.push_back(k);
+  }
+  return out;
+}
+
+std::string CoverageReport::table() const {
+  std::string s = "coverage over " + std::to_string(programs) + " generated programs (" +
+                  std::to_string(runtime_errors) + " raised a run-time error)\n";
+  char line[160];
+  for (const std::string& k : required_features()) {
+    auto it = programs_with.find(k);
+    int64_t n = it == programs_with.end() ? 0 : it->second;
+    std::snprintf(line, sizeof line, "  %-22s %8lld  %6.2f%%%s\n", k.c_str(), (long long)n,
+                  programs ? 100.0 * double(n) / double(programs) : 0.0, n == 0 ? "  MISSING" : "");
+    s += line;
+  }
+  return s;
+}
+
+} // namespace strata::gen
