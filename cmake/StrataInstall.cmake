@@ -3,7 +3,7 @@
 # namespaced targets, a version file, and a pkg-config file.
 #
 #   Strata::strata  the language: core, interpreter, engine registry (and the
-#                   C++ front end and fusion once built) — no engine dependencies
+#                   C++ front end, fusion, and the engines the registry offers (tbb)
 #   Strata::core, Strata::interp, Strata::oracle, ...   the individual libraries
 #
 # Engines add themselves as Strata::<engine> through strata_install_engine().
@@ -13,7 +13,7 @@ set(STRATA_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/Strata)
 
 # Libraries that make up Strata::strata, in link order; optional ones only if built.
 set(STRATA_LANGUAGE_LIBS)
-foreach(lib strata_frontend strata_oracle strata_fusion strata_interp strata_core)
+foreach(lib strata_frontend strata_oracle strata_tbb strata_fusion strata_interp strata_core)
   if(TARGET ${lib})
     list(APPEND STRATA_LANGUAGE_LIBS ${lib})
     string(REPLACE "strata_" "" short ${lib})
@@ -31,7 +31,7 @@ install(TARGETS strata_language ${STRATA_LANGUAGE_LIBS} EXPORT StrataTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS strata RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
-foreach(dir core interpreter oracle fusion frontend)
+foreach(dir core interpreter oracle fusion frontend tbb)
   if(IS_DIRECTORY ${PROJECT_SOURCE_DIR}/${dir})
     install(DIRECTORY ${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/strata/${dir}
             FILES_MATCHING PATTERN "*.h")
@@ -53,5 +53,6 @@ foreach(lib ${STRATA_LANGUAGE_LIBS})
 endforeach()
 # The prefix is found relative to the .pc file, so an installed tree can move.
 file(RELATIVE_PATH STRATA_PC_PREFIX_FROM_PCDIR ${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig ${CMAKE_INSTALL_PREFIX})
+string(APPEND STRATA_PC_LIBS " -ltbb")
 configure_file(cmake/strata.pc.in ${PROJECT_BINARY_DIR}/strata.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/strata.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -39,7 +39,9 @@ struct DiffReport {
 std::optional<std::string> compare_outcomes(const Outcome& expected, const Outcome& actual,
                                             const ProgramTolerance& tolerance);
 
-// The oracle against `engine` (run twice) on one program and its inputs.
+// The oracle against `engine` (run twice) on one program and its inputs. A
+// fused run may skip an error that lies only in work fusion removes, when the
+// unfused run of the same engine raises it.
 DiffReport differential_check(const Program& program, const std::vector<Array>& inputs,
                               const Engine& engine, const CompileOptions& options);
 

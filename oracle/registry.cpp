@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "interpreter/interp_engine.h"
+#include "tbb/engine.h"
 
 namespace strata {
 
@@ -10,6 +11,7 @@ const std::vector<const Engine*>& all_engines() {
   static const std::vector<std::unique_ptr<Engine>> owned = [] {
     std::vector<std::unique_ptr<Engine>> v;
     v.push_back(make_interp_engine());
+    v.push_back(make_tbb_engine());
     return v;
   }();
   static const std::vector<const Engine*> engines = [] {

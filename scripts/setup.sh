@@ -9,6 +9,7 @@ packages=(
   libgtest-dev libgmock-dev
   librapidcheck-dev libbenchmark-dev
   libboost-dev libboost-program-options-dev
+  libtbb-dev
   graphviz
 )
 

@@ -58,7 +58,9 @@ public:
     }
     if (window_ && window_->boundary.kind == ac::BoundaryKind::Constant)
       boundary_value_ = exp(*window_->boundary.constant, fn_.init_);
-    fn_.result_ = exp(*f.body, fn_.code_);
+    // The result gets registers of its own: callers copy it into parameter
+    // registers (acc := f(acc, x)), which must not alias it.
+    fn_.result_ = fresh_copy(exp(*f.body, fn_.code_), fn_.code_);
   }
 
 private:
@@ -82,6 +84,12 @@ private:
     Operand o = fresh(Type::scalar(v.kind()));
     fn_.init_.instrs.push_back(fill_instr(v, o.regs[0]));
     return o;
+  }
+
+  Operand fresh_copy(const Operand& from, Code& code) {
+    Operand to = fresh(from.type);
+    copy(code, from, to);
+    return to;
   }
 
   void copy(Code& code, const Operand& from, const Operand& to) {
@@ -192,7 +200,9 @@ private:
     int cond = exp(*w.cond.body, *cond_code).regs[0];
     env_.pop_back();
     env_.emplace_back(w.step.params[0].name, state);
-    Operand next = exp(*w.step.body, *step_code);
+    // The next state is built apart and then copied, all components at once:
+    // (tuple (+ i 1) i) must read the old i.
+    Operand next = fresh_copy(exp(*w.step.body, *step_code), *step_code);
     env_.pop_back();
     copy(*step_code, next, state);
     int active_a = new_reg(), active_b = new_reg(), done = new_reg();

@@ -153,6 +153,14 @@ TEST(TbbScalar, WhileLoopsWithDifferentTripCountsPerLane) {
               "                   (tuple 0i32 0f32 0f32)))))))");
 }
 
+// Found by the harness: the next state reuses a component of the old one,
+// so the state must be replaced all at once.
+TEST(TbbScalar, WhileStepReadsTheOldState) {
+  expect_same("(program () (generate (ix 300) (lambda ((x (ix 1))) (proj 1 (while"
+              "  (lambda ((s (ix 2))) (< (proj 0 s) (mod (proj 0 x) 5)))"
+              "  (lambda ((s (ix 2))) (tuple (+ (proj 0 s) 1) (proj 0 s))) (tuple 0 7))))))");
+}
+
 TEST(TbbScalar, ArrayReadsShapeSizeTheAndIndexConversions) {
   Array xs = array_of<int32_t>({5, 6, 7, 8, 9, 10}, {2, 3});
   Array one = scalar_array<double>(2.5);

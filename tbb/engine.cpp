@@ -1,0 +1,118 @@
+#include "tbb/engine.h"
+
+#include "core/overload.h"
+#include "fusion/fuse.h"
+#include "tbb/kernels.h"
+
+namespace strata {
+namespace {
+using namespace tbbe;
+
+class Executor {
+public:
+  Executor(const KernelGraph& g, const FunctionTable& f) : rt_(g, f) {}
+
+  std::vector<Array> run(const std::vector<Array>& inputs) {
+    const KernelGraph& g = rt_.graph;
+    if (inputs.size() != g.inputs.size())
+      throw Error(ErrorKind::Input, "the program takes " + std::to_string(g.inputs.size()) +
+                                        " input(s), given " + std::to_string(inputs.size()));
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const ManifestArray& a = g.arrays[size_t(g.inputs[i])];
+      if (inputs[i].type() != a.type)
+        throw Error(ErrorKind::Input, "parameter `" + a.source_name + "` expects " + a.type.str() +
+                                          ", given " + inputs[i].type().str() + " of shape " +
+                                          shape_str(inputs[i].shape()));
+      rt_.set(g.inputs[i], inputs[i]);
+    }
+    for (size_t i = 0; i < g.arrays.size(); ++i)
+      if (g.arrays[i].origin == ManifestArray::Origin::Literal)
+        rt_.set(ArrayId(i), g.arrays[i].literal);
+    block(g.body);
+    std::vector<Array> out;
+    for (ArrayId id : g.outputs)
+      out.push_back(rt_.get(id));
+    return out;
+  }
+
+private:
+  Runtime rt_;
+
+  void block(const Block& b) {
+    for (const Kernel& k : b)
+      kernel(k);
+  }
+
+  void kernel(const Kernel& k) {
+    std::visit(Overload{[&](const kn::Generate& x) { run_generate(rt_, k, x); },
+                        [&](const kn::Fold& x) { run_fold(rt_, k, x); },
+                        [&](const kn::FoldSeg& x) { run_foldseg(rt_, k, x); },
+                        [&](const kn::Scan& x) { run_scan(rt_, k, x); },
+                        [&](const kn::Permute& x) { run_permute(rt_, k, x); },
+                        [&](const kn::Stencil& x) { run_stencil(rt_, k, x); },
+                        [&](const kn::Loop& x) { loop(k, x); },
+                        [&](const kn::Branch& x) { branch(k, x); }},
+               k.body);
+  }
+
+  // awhile: the state arrays are passed from one iteration to the next by
+  // reference (arrays are immutable, so no copies are made).
+  void loop(const Kernel& k, const kn::Loop& l) {
+    std::vector<Array> state;
+    for (ArrayId id : l.init)
+      state.push_back(rt_.get(id));
+    for (;;) {
+      for (size_t i = 0; i < state.size(); ++i)
+        rt_.set(l.state[i], state[i]);
+      block(l.cond);
+      if (!rt_.get(l.cond_result).read(0, 0).get<bool>()) break;
+      block(l.body);
+      for (size_t i = 0; i < state.size(); ++i)
+        state[i] = rt_.get(l.next[i]);
+    }
+    for (size_t i = 0; i < k.outputs.size(); ++i)
+      rt_.set(k.outputs[i], state[i]);
+  }
+
+  void branch(const Kernel& k, const kn::Branch& b) {
+    bool c = rt_.eval(*b.cond)[0].get<bool>();
+    block(c ? b.then_block : b.else_block);
+    const std::vector<ArrayId>& results = c ? b.then_results : b.else_results;
+    std::vector<Array> values;
+    for (ArrayId id : results)
+      values.push_back(rt_.get(id));
+    for (size_t i = 0; i < k.outputs.size(); ++i)
+      rt_.set(k.outputs[i], values[i]);
+  }
+};
+
+class TbbExecutable final : public Executable {
+public:
+  explicit TbbExecutable(KernelGraph g) : graph_(std::move(g)), functions_(graph_) {}
+  std::vector<Array> run(const std::vector<Array>& inputs) override {
+    return Executor(graph_, functions_).run(inputs);
+  }
+
+private:
+  KernelGraph graph_;
+  FunctionTable functions_; // refers to graph_: declared after it
+};
+
+class TbbEngine final : public Engine {
+public:
+  std::string name() const override { return "tbb"; }
+  bool available(std::string&) const override { return true; }
+  std::unique_ptr<Executable> compile(const Program& program,
+                                      const CompileOptions& options) const override {
+    return std::make_unique<TbbExecutable>(
+        build_kernel_graph(program, FusionOptions{options.fusion}));
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Engine> make_tbb_engine() {
+  return std::make_unique<TbbEngine>();
+}
+
+} // namespace strata

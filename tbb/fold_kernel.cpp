@@ -1,0 +1,165 @@
+// fold and fold1 over the innermost dimension of a delayed array.
+//
+// Rows shorter than kLongRow: one lane per row, each lane folding its row
+// left to right exactly as the interpreter does, kBatch rows per batch, row
+// batches in parallel. Longer rows: the row is cut into chunks of kChunk
+// elements, folded in parallel; inside a chunk lane l folds the contiguous
+// block [l*B, (l+1)*B) and the lane results are combined by a fixed pairwise
+// tree; chunk results are combined left to right from the seed. The operator
+// is only assumed associative (never commutative), and the tree depends only
+// on the row length, so results are the same for every thread count.
+#include "tbb/combiner.h"
+#include "tbb/kernels.h"
+
+namespace strata::tbbe {
+namespace {
+
+constexpr int64_t kLongRow = 32768;
+constexpr int64_t kBlock = 64;              // elements per lane in a chunk
+constexpr int64_t kChunk = kBatch * kBlock; // 16384
+
+struct FoldPlan {
+  Shape shape;   // of the input
+  int64_t n = 0; // row length
+  int64_t rows = 0;
+  bool has_seed = false;
+  Leaves seed;
+};
+
+// Loads element `pos` (row-major position in the input) into lane `lane` of
+// the element function's index registers.
+void set_index(Frame& f, const std::vector<int>& regs, const Shape& sh, int64_t pos, int lane) {
+  if (regs.size() == 1) {
+    f.reg<int64_t>(regs[0])[lane] = pos;
+    return;
+  }
+  Index ix = from_linear(sh, pos);
+  for (size_t k = 0; k < regs.size(); ++k)
+    f.reg<int64_t>(regs[k])[lane] = ix[k];
+}
+
+// Folds rows [first, first+count) with one lane per row, in element order.
+void fold_rows(Runtime& rt, const kn::Fold& fold, const FoldPlan& p, int64_t first, int count,
+               Array& out) {
+  const ScalarFunction& elem = rt.functions.of(fold.input.elem);
+  Frame ef(elem.registers(), rt.table);
+  elem.prepare(ef);
+  Combiner c(rt.functions.of(fold.f), rt.table);
+  if (p.has_seed) c.fill_acc(p.seed, count);
+  for (int64_t j = 0; j < p.n; ++j) {
+    for (int lane = 0; lane < count; ++lane)
+      set_index(ef, elem.params()[0].regs, p.shape, (first + lane) * p.n + j, lane);
+    run_lanes_in_order(elem, ef, count);
+    bool first_element = j == 0 && !p.has_seed;
+    copy_lanes(ef, elem.result().regs, c.frame(), first_element ? c.acc().regs : c.x().regs, count);
+    if (!first_element) c.step(Selection::dense(count));
+  }
+  store_lanes(c.frame(), c.acc().regs, out, first, count);
+}
+
+// Folds rows with one lane per row; on an error, again one row at a time so
+// that the error is the one of the first row in order.
+void fold_rows_in_order(Runtime& rt, const kn::Fold& fold, const FoldPlan& p, int64_t first,
+                        int count, Array& out) {
+  try {
+    fold_rows(rt, fold, p, first, count, out);
+  } catch (const Error&) {
+    for (int r = 0; r < count; ++r)
+      fold_rows(rt, fold, p, first + r, 1, out);
+    throw;
+  }
+}
+
+// Folds elements [start, start+len) of the input (len >= 1, within one row)
+// without a seed; the result is in lane 0 of the combiner's accumulator.
+void fold_chunk(Runtime& rt, const kn::Fold& fold, const FoldPlan& p, int64_t start, int64_t len,
+                Combiner& c) {
+  const ScalarFunction& elem = rt.functions.of(fold.input.elem);
+  Frame ef(elem.registers(), rt.table);
+  elem.prepare(ef);
+  int lanes = int((len + kBlock - 1) / kBlock);
+  int64_t last_len = len - int64_t(lanes - 1) * kBlock;
+  for (int64_t j = 0; j < kBlock; ++j) {
+    // Lanes whose block still has an element j (only the last block can be short).
+    Selection s = Selection::dense(lanes);
+    if (j >= last_len) s = Selection::dense(lanes - 1);
+    if (s.count == 0) break;
+    for (int lane = 0; lane < s.count; ++lane)
+      set_index(ef, elem.params()[0].regs, p.shape, start + lane * kBlock + j, lane);
+    run_lanes_in_order(elem, ef, s.count);
+    copy_lanes(ef, elem.result().regs, c.frame(), j == 0 ? c.acc().regs : c.x().regs, s.count);
+    if (j > 0) c.step(s);
+  }
+  tree_reduce_lanes(c, lanes);
+}
+
+void fold_long_rows(Runtime& rt, const kn::Fold& fold, const FoldPlan& p, Array& out) {
+  const ScalarFunction& f = rt.functions.of(fold.f);
+  int64_t chunks = (p.n + kChunk - 1) / kChunk;
+  for (int64_t row = 0; row < p.rows; ++row) {
+    std::vector<Leaves> partial(static_cast<size_t>(chunks));
+    parallel_ranges(chunks, 1, [&](int64_t begin, int64_t end) {
+      for (int64_t ch = begin; ch < end; ++ch) {
+        Combiner c(f, rt.table);
+        int64_t start = row * p.n + ch * kChunk;
+        int64_t len = std::min(kChunk, p.n - ch * kChunk);
+        try {
+          fold_chunk(rt, fold, p, start, len, c);
+        } catch (const Error&) {
+          // Find the first failing element in order: fold the chunk one element at a time.
+          for (int64_t i = 0; i < len; ++i) {
+            Combiner one(f, rt.table);
+            fold_chunk(rt, fold, p, start + i, 1, one);
+          }
+          throw;
+        }
+        partial[size_t(ch)] = read_lane(c.frame(), c.acc(), 0);
+      }
+    });
+    // Combine the chunk results left to right, starting from the seed.
+    Combiner c(f, rt.table);
+    size_t k = 0;
+    if (p.has_seed)
+      c.fill_acc(p.seed, 1);
+    else
+      c.fill_acc(partial[k++], 1);
+    for (; k < partial.size(); ++k) {
+      write_lane(c.frame(), c.x().regs, 0, partial[k]);
+      c.step(Selection::dense(1));
+    }
+    store_lanes(c.frame(), c.acc().regs, out, row, 1);
+  }
+}
+
+} // namespace
+
+void run_fold(Runtime& rt, const Kernel& k, const kn::Fold& fold) {
+  FoldPlan p;
+  p.shape = rt.prepare(fold.input);
+  p.n = p.shape.back();
+  Shape outer(p.shape.begin(), p.shape.end() - 1);
+  p.rows = shape_size(outer);
+  p.has_seed = fold.seed != nullptr;
+  if (p.has_seed) p.seed = rt.eval(*fold.seed);
+  Array out = Array::allocate(fold.input.type.elem(), outer);
+  if (!p.has_seed && p.n == 0 && p.rows > 0) {
+    const SourceOp& op = k.ops.back();
+    throw Error(ErrorKind::EmptyReduction, op.loc,
+                "fold1 over an empty row (row " + shape_str(from_linear(outer, 0)) + " of shape " +
+                    shape_str(p.shape) + ")");
+  }
+  if (p.n >= kLongRow) {
+    fold_long_rows(rt, fold, p, out);
+  } else if (p.rows > 0) {
+    int64_t batches = (p.rows + kBatch - 1) / kBatch;
+    parallel_ranges(batches, 1, [&](int64_t begin, int64_t end) {
+      for (int64_t b = begin; b < end; ++b) {
+        int64_t first = b * kBatch;
+        fold_rows_in_order(rt, fold, p, first, int(std::min<int64_t>(kBatch, p.rows - first)), out);
+      }
+    });
+  }
+  rt.set(k.outputs[0], std::move(out));
+}
+
+} // namespace strata::tbbe

@@ -1,0 +1,86 @@
+// foldseg: fold every segment of every row, one lane per (row, segment),
+// each lane folding its segment left to right from the seed, as the
+// interpreter does; kBatch segments per batch, batches in parallel.
+#include "tbb/combiner.h"
+#include "tbb/kernels.h"
+
+namespace strata::tbbe {
+
+void run_foldseg(Runtime& rt, const Kernel& k, const kn::FoldSeg& f) {
+  Shape sh = rt.prepare(f.input);
+  const Array& segs = rt.get(f.segs);
+  const SrcLoc& loc = k.ops.back().loc;
+  int64_t n = sh.back();
+  const int64_t* lengths = segs.leaf_data<int64_t>(0);
+  int64_t nsegs = segs.size(), total = 0;
+  std::vector<int64_t> offset(static_cast<size_t>(nsegs));
+  for (int64_t s = 0; s < nsegs; ++s) {
+    if (lengths[s] < 0)
+      throw Error(ErrorKind::Shape, loc,
+                  "foldseg: segment " + std::to_string(s) + " has negative length " +
+                      std::to_string(lengths[s]));
+    offset[size_t(s)] = total;
+    if (__builtin_add_overflow(total, lengths[s], &total)) total = -1;
+  }
+  if (total != n)
+    throw Error(ErrorKind::Shape, loc,
+                "foldseg: segment lengths sum to " + std::to_string(total) +
+                    " but the innermost dimension of " + shape_str(sh) + " is " +
+                    std::to_string(n));
+  Shape outer(sh.begin(), sh.end() - 1);
+  int64_t rows = shape_size(outer);
+  Shape out_shape = outer;
+  out_shape.push_back(nsegs);
+  Array out = Array::allocate(f.input.type.elem(), out_shape);
+  Leaves seed = rt.eval(*f.seed);
+  const ScalarFunction& elem = rt.functions.of(f.input.elem);
+  const ScalarFunction& combine = rt.functions.of(f.f);
+
+  // Folds units first..first+count-1 (unit u = row u / nsegs, segment u % nsegs).
+  auto fold_units = [&](int64_t first, int count) {
+    Frame ef(elem.registers(), rt.table);
+    elem.prepare(ef);
+    Combiner c(combine, rt.table);
+    c.fill_acc(seed, count);
+    int64_t longest = 0;
+    for (int lane = 0; lane < count; ++lane)
+      longest = std::max(longest, lengths[(first + lane) % nsegs]);
+    std::vector<uint16_t> lanes(static_cast<size_t>(count));
+    for (int64_t q = 0; q < longest; ++q) {
+      int active = 0;
+      for (int lane = 0; lane < count; ++lane) {
+        int64_t u = first + lane, seg = u % nsegs;
+        if (q >= lengths[seg]) continue;
+        lanes[size_t(active++)] = uint16_t(lane);
+        int64_t pos = (u / nsegs) * n + offset[size_t(seg)] + q;
+        Index ix = from_linear(sh, pos);
+        for (size_t d = 0; d < ix.size(); ++d)
+          ef.reg<int64_t>(elem.params()[0].regs[d])[lane] = ix[d];
+      }
+      Selection s{lanes.data(), active};
+      elem.run(ef, s);
+      copy_lanes(ef, elem.result().regs, c.frame(), c.x().regs, count);
+      c.step(s);
+    }
+    store_lanes(c.frame(), c.acc().regs, out, first, count);
+  };
+
+  int64_t units = rows * nsegs;
+  int64_t batches = (units + kBatch - 1) / kBatch;
+  parallel_ranges(batches, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t b = begin; b < end; ++b) {
+      int64_t first = b * kBatch;
+      int count = int(std::min<int64_t>(kBatch, units - first));
+      try {
+        fold_units(first, count);
+      } catch (const Error&) {
+        for (int u = 0; u < count; ++u)
+          fold_units(first + u, 1); // the first failing unit, in order
+        throw;
+      }
+    }
+  });
+  rt.set(k.outputs[0], std::move(out));
+}
+
+} // namespace strata::tbbe

@@ -1,0 +1,25 @@
+// generate: a delayed array made manifest, batch by batch in parallel.
+#include "tbb/kernels.h"
+
+namespace strata::tbbe {
+
+void run_generate(Runtime& rt, const Kernel& k, const kn::Generate& g) {
+  Shape sh = rt.prepare(g.body);
+  Array out = Array::allocate(g.body.type.elem(), sh);
+  const ScalarFunction& fn = rt.functions.of(g.body.elem);
+  int64_t batches = (out.size() + kBatch - 1) / kBatch;
+  parallel_ranges(batches, kBatchesPerTask, [&](int64_t begin, int64_t end) {
+    Frame frame(fn.registers(), rt.table);
+    fn.prepare(frame);
+    for (int64_t b = begin; b < end; ++b) {
+      int64_t start = b * kBatch;
+      int count = int(std::min<int64_t>(kBatch, out.size() - start));
+      fill_indices(frame, fn.params()[0].regs, sh, start, count);
+      run_lanes_in_order(fn, frame, count);
+      store_lanes(frame, fn.result().regs, out, start, count);
+    }
+  });
+  rt.set(k.outputs[0], std::move(out));
+}
+
+} // namespace strata::tbbe

@@ -1,0 +1,22 @@
+// The compute kernels of the tbb engine, one function per kernel kind. Each
+// reads its inputs from the runtime, runs its scalar code in batches on TBB
+// worker threads, and stores its outputs in the runtime. Work is divided by
+// data size only, never by thread count, so results are bitwise the same for
+// any number of threads.
+#pragma once
+
+#include "tbb/runtime.h"
+
+namespace strata::tbbe {
+
+void run_generate(Runtime& rt, const Kernel& k, const kn::Generate& g);
+void run_fold(Runtime& rt, const Kernel& k, const kn::Fold& f);
+void run_foldseg(Runtime& rt, const Kernel& k, const kn::FoldSeg& f);
+void run_scan(Runtime& rt, const Kernel& k, const kn::Scan& s);
+void run_permute(Runtime& rt, const Kernel& k, const kn::Permute& p);
+void run_stencil(Runtime& rt, const Kernel& k, const kn::Stencil& s);
+
+// Batches of kBatch elements per parallel task unit: 16 batches = 4096 elements.
+constexpr int64_t kBatchesPerTask = 16;
+
+} // namespace strata::tbbe

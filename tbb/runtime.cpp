@@ -1,0 +1,120 @@
+#include "tbb/runtime.h"
+
+#include <cstring>
+
+namespace strata::tbbe {
+
+Runtime::Runtime(const KernelGraph& g, const FunctionTable& f)
+    : graph(g), functions(f), arrays(g.arrays.size()), table(g.arrays.size()) {
+  for (size_t i = 0; i < arrays.size(); ++i)
+    table[i] = &arrays[i];
+}
+
+Leaves Runtime::eval(const Exp& e) const {
+  const ScalarFunction& fn = functions.of(e);
+  Frame frame(fn.registers(), table);
+  fn.prepare(frame);
+  run_lanes_in_order(fn, frame, 1);
+  return read_lane(frame, fn.result(), 0);
+}
+
+Index Runtime::eval_index(const Exp& e) const {
+  Index ix;
+  for (const Scalar& s : eval(e))
+    ix.push_back(s.get<int64_t>());
+  return ix;
+}
+
+namespace {
+std::string quoted(const std::string& s) {
+  return "`" + s + "`";
+}
+} // namespace
+
+Shape Runtime::prepare(const Delayed& d) const {
+  for (const Check& c : d.checks) {
+    switch (c.kind) {
+    case Check::Kind::NonNegative: {
+      Index sh = eval_index(*c.a);
+      for (int64_t x : sh)
+        if (x < 0)
+          throw Error(ErrorKind::Shape, c.op.loc,
+                      "negative extent in shape " + shape_str(sh) + " of " + quoted(c.op.name));
+      break;
+    }
+    case Check::Kind::SameSize: {
+      Index to = eval_index(*c.a), from = eval_index(*c.b);
+      if (shape_size(to) != shape_size(from))
+        throw Error(ErrorKind::Shape, c.op.loc,
+                    "reshape from shape " + shape_str(from) + " (" +
+                        std::to_string(shape_size(from)) + " elements) to shape " + shape_str(to) +
+                        " (" + std::to_string(shape_size(to)) + " elements): sizes differ");
+      break;
+    }
+    case Check::Kind::InRange: {
+      int64_t i = eval(*c.a)[0].get<int64_t>(), n = eval(*c.b)[0].get<int64_t>();
+      if (i < 0 || i >= n)
+        throw Error(ErrorKind::Bounds, c.op.loc,
+                    "slice index " + std::to_string(i) + " out of bounds for dimension " +
+                        std::to_string(c.dim) + " (extent " + std::to_string(n) + ") in " +
+                        quoted(c.op.name));
+      break;
+    }
+    }
+  }
+  Shape sh = eval_index(*d.shape);
+  shape_size(sh); // a clear error for shapes too large to count
+  return sh;
+}
+
+void write_lane(Frame& f, const std::vector<int>& regs, int lane, const Leaves& v) {
+  for (size_t l = 0; l < regs.size(); ++l) {
+    size_t size = scalar_size(v[l].kind());
+    std::memcpy(f.reg<std::byte>(regs[l]) + size_t(lane) * size, v[l].data(), size);
+  }
+}
+
+Leaves read_lane(Frame& f, const Operand& op, int lane) {
+  Leaves out;
+  std::vector<ScalarKind> kinds = op.type.leaves();
+  for (size_t l = 0; l < kinds.size(); ++l)
+    out.push_back(Scalar::from_bytes(kinds[l], f.reg<std::byte>(op.regs[l]) +
+                                                   size_t(lane) * scalar_size(kinds[l])));
+  return out;
+}
+
+void copy_lanes(Frame& a, const std::vector<int>& from, Frame& b, const std::vector<int>& to,
+                int count) {
+  for (size_t l = 0; l < from.size(); ++l)
+    std::memcpy(b.reg<std::byte>(to[l]), a.reg<std::byte>(from[l]), size_t(count) * 8);
+}
+
+void store_lanes(Frame& f, const std::vector<int>& regs, Array& out, int64_t start, int count) {
+  for (size_t l = 0; l < regs.size(); ++l) {
+    size_t size = scalar_size(out.leaf_kind(l));
+    std::memcpy(out.leaf(l).data() + size_t(start) * size, f.reg<std::byte>(regs[l]),
+                size_t(count) * size);
+  }
+}
+
+void fill_indices(Frame& f, const std::vector<int>& regs, const Shape& sh, int64_t start,
+                  int count) {
+  if (regs.empty()) return;
+  if (regs.size() == 1) {
+    int64_t* r = f.reg<int64_t>(regs[0]);
+    for (int lane = 0; lane < count; ++lane)
+      r[lane] = start + lane;
+    return;
+  }
+  Index ix = from_linear(sh, start);
+  for (int lane = 0; lane < count; ++lane) {
+    for (size_t k = 0; k < regs.size(); ++k)
+      f.reg<int64_t>(regs[k])[lane] = ix[k];
+    for (size_t k = ix.size(); k-- > 0;) {
+      if (++ix[k] < sh[k]) break;
+      ix[k] = 0;
+    }
+  }
+}
+
+} // namespace strata::tbbe

@@ -1,0 +1,76 @@
+// The state of one run of a kernel graph on the tbb engine, and the small
+// operations every kernel needs: evaluating closed expressions, moving lanes
+// between registers and arrays, and running batches in parallel so that the
+// error raised is the one of the first element in row-major order.
+#pragma once
+
+#include <atomic>
+#include <exception>
+#include <mutex>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include "tbb/function_table.h"
+
+namespace strata::tbbe {
+
+// A value as its scalar leaves, in order.
+using Leaves = std::vector<Scalar>;
+
+struct Runtime {
+  const KernelGraph& graph;
+  const FunctionTable& functions;
+  std::vector<Array> arrays; // by ArrayId; set as kernels run
+  ArrayTable table;          // pointers into `arrays`
+
+  Runtime(const KernelGraph& g, const FunctionTable& f);
+  void set(ArrayId id, Array a) { arrays[size_t(id)] = std::move(a); }
+  const Array& get(ArrayId id) const { return arrays[size_t(id)]; }
+
+  // Evaluates a closed expression (a shape, a seed, a condition).
+  Leaves eval(const Exp& e) const;
+  Index eval_index(const Exp& e) const;
+  // Runs the checks of a delayed array and evaluates its shape.
+  Shape prepare(const Delayed& d) const;
+};
+
+// ------------------------------------------------------------- lane traffic
+void write_lane(Frame& f, const std::vector<int>& regs, int lane, const Leaves& v);
+Leaves read_lane(Frame& f, const Operand& op, int lane);
+// Registers `from` of frame a -> registers `to` of frame b, lanes 0..count-1
+// (any leaf types: every register holds kBatch slots of at most 8 bytes).
+void copy_lanes(Frame& a, const std::vector<int>& from, Frame& b, const std::vector<int>& to,
+                int count);
+// Lanes 0..count-1 of `regs` -> elements start..start+count-1 of `out`.
+void store_lanes(Frame& f, const std::vector<int>& regs, Array& out, int64_t start, int count);
+// The row-major indices start..start+count-1 of `sh` into index registers.
+void fill_indices(Frame& f, const std::vector<int>& regs, const Shape& sh, int64_t start,
+                  int count);
+
+// Runs body(begin, end) over [0, n) in parallel, in ranges of at most `grain`.
+// If ranges throw, rethrows the exception of the lowest range, which holds
+// the first failing element in row-major order when ranges follow that order.
+template <class F> void parallel_ranges(int64_t n, int64_t grain, F&& body) {
+  std::atomic<int64_t> first_failure{n};
+  std::exception_ptr error;
+  std::mutex mutex;
+  tbb::parallel_for(
+      tbb::blocked_range<int64_t>(0, n, std::max<int64_t>(grain, 1)),
+      [&](const tbb::blocked_range<int64_t>& r) {
+        if (r.begin() > first_failure.load(std::memory_order_relaxed)) return;
+        try {
+          body(r.begin(), r.end());
+        } catch (...) {
+          std::lock_guard lock(mutex);
+          if (r.begin() < first_failure.load()) {
+            first_failure = r.begin();
+            error = std::current_exception();
+          }
+        }
+      },
+      tbb::simple_partitioner());
+  if (error) std::rethrow_exception(error);
+}
+
+} // namespace strata::tbbe

@@ -1,0 +1,237 @@
+// scanl, scanl1, scanr, scanr1 and scanl' over the innermost dimension.
+//
+// A right scan is a left scan in reverse element order with the operands of f
+// swapped, so one code path serves all five. Work is cut into segments, each
+// scanned by one lane, kBatch segments at a time:
+// - rows shorter than kLongScan: a segment is a whole row, scanned exactly in
+//   the interpreter's order;
+// - longer rows: a segment is a chunk of kScanChunk elements. Phase 1 folds
+//   every chunk; phase 2 combines the chunk totals in order into the value
+//   each chunk starts from; phase 3 scans every chunk from that value.
+// Segment boundaries depend only on the row length, never on the threads.
+#include <optional>
+
+#include "tbb/combiner.h"
+#include "tbb/kernels.h"
+
+namespace strata::tbbe {
+namespace {
+
+using ac::ScanKind;
+
+constexpr int64_t kLongScan = 65536;
+constexpr int64_t kScanChunk = 4096;
+
+struct ScanPlan {
+  ScanKind kind;
+  Shape shape;   // of the input
+  int64_t n = 0; // input row length
+  int64_t m = 0; // output row length
+  bool right = false;
+  bool seeded = false;
+  Leaves seed;
+};
+
+struct Segment {
+  int64_t row = 0;
+  int64_t offset = 0; // first position, in scan order
+  int64_t length = 0;
+  std::optional<Leaves> carry; // the accumulator before the first element
+};
+
+// The input element at scan-order position q of a row.
+int64_t element_at(const ScanPlan& p, int64_t row, int64_t q) {
+  return row * p.n + (p.right ? p.n - 1 - q : q);
+}
+
+// Where the accumulator after scan-order position q goes in the output row, or -1 (scanl' last: the
+// total).
+int64_t output_after(const ScanPlan& p, int64_t q) {
+  switch (p.kind) {
+  case ScanKind::Scanl: return q + 1;
+  case ScanKind::ScanlPrime: return q + 1 < p.n ? q + 1 : -1;
+  case ScanKind::Scanl1: return q;
+  case ScanKind::Scanr:
+  case ScanKind::Scanr1: return p.n - 1 - q;
+  }
+  return -1;
+}
+
+void put(Frame& f, const Operand& acc, int lane, Array& out, int64_t pos) {
+  std::vector<ScalarKind> kinds = acc.type.leaves();
+  for (size_t l = 0; l < kinds.size(); ++l) {
+    size_t size = scalar_size(kinds[l]);
+    std::memcpy(out.leaf(l).data() + size_t(pos) * size,
+                f.reg<std::byte>(acc.regs[l]) + size_t(lane) * size, size);
+  }
+}
+
+class SegmentScanner {
+public:
+  SegmentScanner(Runtime& rt, const kn::Scan& s, const ScanPlan& p)
+      : rt_(rt), p_(p), elem_(rt.functions.of(s.input.elem)), ef_(elem_.registers(), rt.table),
+        c_(rt.functions.of(s.f), rt.table, !p.right) {
+    elem_.prepare(ef_);
+  }
+
+  // Scans (or, with out == nullptr, only folds) up to kBatch segments, one per
+  // lane. Returns the accumulator of each segment after its last element.
+  std::vector<Leaves> run(const std::vector<Segment>& segs, Array* out) {
+    int count = int(segs.size());
+    int64_t longest = 0;
+    for (const Segment& s : segs)
+      longest = std::max(longest, s.length);
+    for (int lane = 0; lane < count; ++lane)
+      if (segs[size_t(lane)].carry)
+        write_lane(c_.frame(), c_.acc().regs, lane, *segs[size_t(lane)].carry);
+    std::vector<uint16_t> lanes(static_cast<size_t>(count));
+    for (int64_t q = 0; q < longest; ++q) {
+      int active = 0;
+      for (int lane = 0; lane < count; ++lane)
+        if (q < segs[size_t(lane)].length) lanes[size_t(active++)] = uint16_t(lane);
+      Selection s = active == count ? Selection::dense(count) : Selection{lanes.data(), active};
+      for_each_lane(s, [&](int lane) {
+        const Segment& seg = segs[size_t(lane)];
+        set_position(element_at(p_, seg.row, seg.offset + q), lane);
+      });
+      elem_.run(ef_, s);
+      for_each_lane(s, [&](int lane) {
+        bool starts = q == 0 && !segs[size_t(lane)].carry;
+        copy_lane(ef_, elem_.result(), lane, c_.frame(), starts ? c_.acc() : c_.x(), lane);
+      });
+      // Lanes that start here take the element itself; the others combine.
+      std::vector<uint16_t> combine;
+      for_each_lane(s, [&](int lane) {
+        if (!(q == 0 && !segs[size_t(lane)].carry)) combine.push_back(uint16_t(lane));
+      });
+      if (!combine.empty()) c_.step(Selection{combine.data(), int(combine.size())});
+      if (out)
+        for_each_lane(s, [&](int lane) {
+          const Segment& seg = segs[size_t(lane)];
+          int64_t pos = output_after(p_, seg.offset + q);
+          if (pos >= 0) put(c_.frame(), c_.acc(), lane, *out, seg.row * p_.m + pos);
+        });
+    }
+    std::vector<Leaves> after;
+    for (int lane = 0; lane < count; ++lane)
+      after.push_back(read_lane(c_.frame(), c_.acc(), lane));
+    return after;
+  }
+
+private:
+  void set_position(int64_t pos, int lane) {
+    const auto& regs = elem_.params()[0].regs;
+    if (regs.size() == 1) {
+      ef_.reg<int64_t>(regs[0])[lane] = pos;
+      return;
+    }
+    Index ix = from_linear(p_.shape, pos);
+    for (size_t k = 0; k < regs.size(); ++k)
+      ef_.reg<int64_t>(regs[k])[lane] = ix[k];
+  }
+
+  Runtime& rt_;
+  const ScanPlan& p_;
+  const ScalarFunction& elem_;
+  Frame ef_;
+  Combiner c_;
+};
+
+// Runs segment batches in parallel; on an error, again one segment at a time in order.
+std::vector<Leaves> scan_segments(Runtime& rt, const kn::Scan& s, const ScanPlan& p,
+                                  const std::vector<Segment>& segs, Array* out) {
+  std::vector<Leaves> after(segs.size());
+  int64_t batches = (int64_t(segs.size()) + kBatch - 1) / kBatch;
+  parallel_ranges(batches, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t b = begin; b < end; ++b) {
+      size_t first = size_t(b * kBatch), last = std::min(segs.size(), first + kBatch);
+      std::vector<Segment> batch(segs.begin() + long(first), segs.begin() + long(last));
+      std::vector<Leaves> r;
+      try {
+        r = SegmentScanner(rt, s, p).run(batch, out);
+      } catch (const Error&) {
+        for (const Segment& one : batch)
+          SegmentScanner(rt, s, p).run({one}, out);
+        throw;
+      }
+      std::copy(r.begin(), r.end(), after.begin() + long(first));
+    }
+  });
+  return after;
+}
+
+} // namespace
+
+void run_scan(Runtime& rt, const Kernel& k, const kn::Scan& s) {
+  ScanPlan p;
+  p.kind = s.kind;
+  p.shape = rt.prepare(s.input);
+  p.n = p.shape.back();
+  p.right = s.kind == ScanKind::Scanr || s.kind == ScanKind::Scanr1;
+  p.seeded = s.seed != nullptr;
+  p.m = s.kind == ScanKind::Scanl || s.kind == ScanKind::Scanr ? p.n + 1 : p.n;
+  if (p.seeded) p.seed = rt.eval(*s.seed);
+  Shape outer(p.shape.begin(), p.shape.end() - 1);
+  int64_t rows = shape_size(outer);
+  Type elem = s.input.type.elem();
+  Shape out_shape = outer;
+  out_shape.push_back(p.m);
+  Array out = Array::allocate(elem, out_shape);
+  Array totals = s.kind == ScanKind::ScanlPrime ? Array::allocate(elem, outer) : Array();
+
+  std::optional<Leaves> seed;
+  if (p.seeded) seed = p.seed;
+  std::vector<Segment> segs;
+  std::vector<Leaves> finals(static_cast<size_t>(rows));
+  if (p.n < kLongScan) {
+    for (int64_t r = 0; r < rows; ++r)
+      segs.push_back(Segment{r, 0, p.n, seed});
+    std::vector<Leaves> after = scan_segments(rt, s, p, segs, &out);
+    for (int64_t r = 0; r < rows; ++r)
+      finals[size_t(r)] = p.n > 0 || !seed ? after[size_t(r)] : *seed;
+  } else {
+    int64_t chunks = (p.n + kScanChunk - 1) / kScanChunk;
+    std::vector<Segment> plain;
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < chunks; ++c)
+        plain.push_back(
+            Segment{r, c * kScanChunk, std::min(kScanChunk, p.n - c * kScanChunk), std::nullopt});
+    std::vector<Leaves> totals_of = scan_segments(rt, s, p, plain, nullptr); // phase 1
+    // Phase 2: the value each chunk starts from, in order.
+    Combiner c(rt.functions.of(s.f), rt.table, !p.right);
+    for (int64_t r = 0; r < rows; ++r) {
+      std::optional<Leaves> carry = seed;
+      for (int64_t ch = 0; ch < chunks; ++ch) {
+        Segment& seg = plain[size_t(r * chunks + ch)];
+        seg.carry = carry;
+        const Leaves& total = totals_of[size_t(r * chunks + ch)];
+        if (!carry) {
+          carry = total;
+        } else {
+          write_lane(c.frame(), c.acc().regs, 0, *carry);
+          write_lane(c.frame(), c.x().regs, 0, total);
+          c.step(Selection::dense(1));
+          carry = read_lane(c.frame(), c.acc(), 0);
+        }
+      }
+      finals[size_t(r)] = *carry;
+    }
+    scan_segments(rt, s, p, plain, &out); // phase 3
+  }
+  // The seed's own place: scanl starts with it, scanr ends with it, scanl' starts with it.
+  if (p.seeded)
+    for (int64_t r = 0; r < rows; ++r) {
+      int64_t pos = s.kind == ScanKind::Scanr ? p.n : 0;
+      if (s.kind == ScanKind::ScanlPrime && p.n == 0) continue;
+      for (size_t l = 0; l < out.num_leaves(); ++l)
+        out.write(l, r * p.m + pos, p.seed[l]);
+    }
+  if (s.kind == ScanKind::ScanlPrime)
+    for (int64_t r = 0; r < rows; ++r)
+      for (size_t l = 0; l < totals.num_leaves(); ++l)
+        totals.write(l, r, finals[size_t(r)][l]);
+  rt.set(k.outputs[0], std::move(out));
+  if (s.kind == ScanKind::ScanlPrime) rt.set(k.outputs[1], std::move(totals));
+}
+
+} // namespace strata::tbbe
