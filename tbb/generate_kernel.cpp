@@ -3,10 +3,10 @@
 
 namespace strata::tbbe {
 
-void run_generate(Runtime& rt, const Kernel& k, const kn::Generate& g) {
-  Shape sh = rt.prepare(g.body);
-  Array out = Array::allocate(g.body.type.elem(), sh);
-  const ScalarFunction& fn = rt.functions.of(g.body.elem);
+Array materialise(Runtime& rt, const Delayed& d) {
+  Shape sh = rt.prepare(d);
+  Array out = Array::allocate(d.type.elem(), sh);
+  const ScalarFunction& fn = rt.functions.of(d.elem);
   int64_t batches = (out.size() + kBatch - 1) / kBatch;
   parallel_ranges(batches, kBatchesPerTask, [&](int64_t begin, int64_t end) {
     Frame frame(fn.registers(), rt.table);
@@ -19,7 +19,11 @@ void run_generate(Runtime& rt, const Kernel& k, const kn::Generate& g) {
       store_lanes(frame, fn.result().regs, out, start, count);
     }
   });
-  rt.set(k.outputs[0], std::move(out));
+  return out;
+}
+
+void run_generate(Runtime& rt, const Kernel& k, const kn::Generate& g) {
+  rt.set(k.outputs[0], materialise(rt, g.body));
 }
 
 } // namespace strata::tbbe

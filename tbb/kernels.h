@@ -9,6 +9,9 @@
 
 namespace strata::tbbe {
 
+// A delayed array made manifest: its checks, its shape, every element.
+Array materialise(Runtime& rt, const Delayed& d);
+
 void run_generate(Runtime& rt, const Kernel& k, const kn::Generate& g);
 void run_fold(Runtime& rt, const Kernel& k, const kn::Fold& f);
 void run_foldseg(Runtime& rt, const Kernel& k, const kn::FoldSeg& f);

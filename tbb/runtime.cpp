@@ -1,5 +1,7 @@
 #include "tbb/runtime.h"
 
+#include "fusion/checks.h"
+
 #include <cstring>
 
 namespace strata::tbbe {
@@ -25,43 +27,8 @@ Index Runtime::eval_index(const Exp& e) const {
   return ix;
 }
 
-namespace {
-std::string quoted(const std::string& s) {
-  return "`" + s + "`";
-}
-} // namespace
-
 Shape Runtime::prepare(const Delayed& d) const {
-  for (const Check& c : d.checks) {
-    switch (c.kind) {
-    case Check::Kind::NonNegative: {
-      Index sh = eval_index(*c.a);
-      for (int64_t x : sh)
-        if (x < 0)
-          throw Error(ErrorKind::Shape, c.op.loc,
-                      "negative extent in shape " + shape_str(sh) + " of " + quoted(c.op.name));
-      break;
-    }
-    case Check::Kind::SameSize: {
-      Index to = eval_index(*c.a), from = eval_index(*c.b);
-      if (shape_size(to) != shape_size(from))
-        throw Error(ErrorKind::Shape, c.op.loc,
-                    "reshape from shape " + shape_str(from) + " (" +
-                        std::to_string(shape_size(from)) + " elements) to shape " + shape_str(to) +
-                        " (" + std::to_string(shape_size(to)) + " elements): sizes differ");
-      break;
-    }
-    case Check::Kind::InRange: {
-      int64_t i = eval(*c.a)[0].get<int64_t>(), n = eval(*c.b)[0].get<int64_t>();
-      if (i < 0 || i >= n)
-        throw Error(ErrorKind::Bounds, c.op.loc,
-                    "slice index " + std::to_string(i) + " out of bounds for dimension " +
-                        std::to_string(c.dim) + " (extent " + std::to_string(n) + ") in " +
-                        quoted(c.op.name));
-      break;
-    }
-    }
-  }
+  run_delayed_checks(d, [&](const ExpPtr& e) { return eval_index(*e); });
   Shape sh = eval_index(*d.shape);
   shape_size(sh); // a clear error for shapes too large to count
   return sh;

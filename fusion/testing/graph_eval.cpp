@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "core/check.h"
+#include "fusion/checks.h"
 #include "fusion/fuse.h"
 #include "interpreter/interpreter.h"
 
@@ -81,36 +82,7 @@ private:
   }
 
   void run_checks(const Delayed& d) {
-    for (const Check& c : d.checks) {
-      switch (c.kind) {
-      case Check::Kind::NonNegative: {
-        Index sh = index_value(eval(c.a));
-        for (int64_t x : sh)
-          if (x < 0)
-            throw Error(ErrorKind::Shape, c.op.loc,
-                        "negative extent in shape " + shape_str(sh) + " of " + quoted(c.op.name));
-        break;
-      }
-      case Check::Kind::SameSize: {
-        Index to = index_value(eval(c.a)), from = index_value(eval(c.b));
-        if (shape_size(to) != shape_size(from))
-          throw Error(ErrorKind::Shape, c.op.loc,
-                      "reshape from shape " + shape_str(from) + " to shape " + shape_str(to) +
-                          ": sizes differ");
-        break;
-      }
-      case Check::Kind::InRange: {
-        int64_t i = eval(c.a).read(0, 0).get<int64_t>();
-        int64_t n = eval(c.b).read(0, 0).get<int64_t>();
-        if (i < 0 || i >= n)
-          throw Error(ErrorKind::Bounds, c.op.loc,
-                      "slice index " + std::to_string(i) + " out of bounds for dimension " +
-                          std::to_string(c.dim) + " (extent " + std::to_string(n) + ") in " +
-                          quoted(c.op.name));
-        break;
-      }
-      }
-    }
+    run_delayed_checks(d, [&](const ExpPtr& e) { return index_value(eval(e)); });
   }
 
   static AccPtr gen(const Delayed& d) { return make_acc(ac::Generate{d.shape, d.elem}); }
