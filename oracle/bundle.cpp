@@ -7,6 +7,7 @@
 #include "core/check.h"
 #include "core/npy.h"
 #include "core/parser.h"
+#include "oracle/explain_disagreement.h"
 #include "oracle/registry.h"
 
 namespace strata {
@@ -144,6 +145,21 @@ bool is_bundle(const fs::path& dir) {
   return fs::is_directory(dir, ec) && fs::is_regular_file(dir / "case.json", ec);
 }
 
+// DIR/explanation.txt: the oracle's evaluation of the first element the
+// disagreement names (strata explain), when it names one.
+void write_explanation(const fs::path& dir, const Bundle& b) {
+  std::string tree;
+  try {
+    Program p = parse_program(b.program_text, (dir / "program.strata").string());
+    check_program(p);
+    tree = explain_disagreement(p, b.inputs, b.disagreement);
+  } catch (const Error&) {
+    return; // a program that does not check has no element to explain
+  }
+  if (tree.empty()) return;
+  std::ofstream(dir / "explanation.txt", std::ios::binary) << tree;
+}
+
 void write_bundle(const fs::path& dir, const Bundle& b) {
   fs::remove_all(dir);
   fs::create_directories(dir / "inputs");
@@ -163,6 +179,7 @@ void write_bundle(const fs::path& dir, const Bundle& b) {
     out << (i ? ", " : "") << json_string(b.input_names[i]);
   out << "],\n  \"disagreement\": " << json_string(b.disagreement) << "\n}\n";
   if (!out) throw Error(ErrorKind::Input, (dir / "case.json").string() + ": cannot write");
+  write_explanation(dir, b);
 }
 
 Bundle read_bundle(const fs::path& dir) {

@@ -5,6 +5,8 @@
 //   DIR/inputs/NAME.npy     one input per parameter
 //   DIR/case.json           {"engine", "fusion", "checked", "seed", "size",
 //                            "inputs": [names in parameter order], "disagreement"}
+//   DIR/explanation.txt     the oracle's evaluation of the first differing
+//                           element (strata explain), when the disagreement names one
 //
 // case.json is a flat JSON object written and read here (strings, booleans,
 // numbers and one array of strings), so the bundle needs no JSON library.

@@ -75,3 +75,33 @@ TEST(Bundle, StrataCheckReplaysABundle) {
 
 } // namespace
 } // namespace strata
+
+namespace strata {
+namespace {
+
+// A bundle whose disagreement names an element holds the oracle's explanation of it.
+TEST(Bundle, HoldsTheOraclesExplanationOfTheDifferingElement) {
+  Bundle b;
+  b.program_text = "(program ((xs (array i64 1)))\n  (map (lambda ((x i64)) (* x 10)) xs))\n";
+  b.input_names = {"xs"};
+  Array xs = Array::allocate(Type::scalar(ScalarKind::I64), {3});
+  for (int64_t i = 0; i < 3; ++i)
+    xs.write(0, i, Scalar::make<int64_t>(i + 1));
+  b.inputs = {xs};
+  b.engine = "tbb";
+  b.disagreement = "tbb vs interp: element (2): expected 30, found 31";
+  fs::path dir = fs::temp_directory_path() / "strata-bundle-explained";
+  write_bundle(dir, b);
+  std::ifstream in(dir / "explanation.txt");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("element (2) = 30"), std::string::npos) << text;
+  EXPECT_NE(text.find("(* x 10) = 30"), std::string::npos) << text;
+  // No element named: no explanation file.
+  b.disagreement = "tbb vs interp: shape differs: expected (3), found (2)";
+  write_bundle(dir, b);
+  EXPECT_FALSE(fs::exists(dir / "explanation.txt"));
+  fs::remove_all(dir);
+}
+
+} // namespace
+} // namespace strata

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "interpreter/explain.h"
+#include "oracle/explain_disagreement.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 #include "tools/program_files.h"
@@ -83,28 +84,13 @@ namespace strata::tool {
 
 std::string explain_difference(const Program& program, const std::vector<Array>& inputs,
                                const std::string& difference) {
-  // compare_all's message: "[result K: ]element (I,J): expected X, found Y".
-  size_t result = 0;
-  if (difference.rfind("result ", 0) == 0) result = std::stoul(difference.substr(7));
-  size_t at = difference.find("element (");
-  if (at == std::string::npos) return "";
-  size_t open = at + 8, close = difference.find(')', open);
-  if (close == std::string::npos) return "";
-  try {
-    ExplainOptions opts;
-    opts.max_nodes = 80;
-    opts.edge = 1;
-    std::string tree = explain_element(program, inputs, result,
-                                       parse_index(difference.substr(open + 1, close - open - 1)),
-                                       ExplainFormat::Text, opts);
-    std::string out = "      the oracle's evaluation of that element (strata explain):\n";
-    std::stringstream lines(tree);
-    for (std::string line; std::getline(lines, line);)
-      out += "        " + line + "\n";
-    return out;
-  } catch (const Error& e) {
-    return "      (no explanation: " + std::string(e.what()) + ")\n";
-  }
+  std::string tree = explain_disagreement(program, inputs, difference);
+  if (tree.empty()) return "";
+  std::string out = "      the oracle's evaluation of that element (strata explain):\n";
+  std::stringstream lines(tree);
+  for (std::string line; std::getline(lines, line);)
+    out += "        " + line + "\n";
+  return out;
 }
 
 } // namespace strata::tool
