@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "core/runtime_errors.h"
 #include "core/semantics.h"
 #include "interpreter/indexing.h"
 #include "interpreter/primitives.h"
@@ -217,10 +218,8 @@ private:
     const Array& a = array_var(*r.array);
     Index ix = eval(*r.index).to_index();
     if (!in_bounds(a.shape(), ix))
-      throw Error(ErrorKind::Bounds, e.loc,
-                  "index " + shape_str(ix) + " out of bounds for shape " + shape_str(a.shape()) +
-                      " in " + quoted(r.origin.empty() ? "!" : r.origin) + " of " +
-                      quoted(std::get<ac::Var>(r.array->node).name));
+      throw index_out_of_bounds(ix, a.shape(), r.origin.empty() ? "!" : r.origin,
+                                std::get<ac::Var>(r.array->node).name, e.loc);
     return read_element(a, to_linear(a.shape(), ix));
   }
 
@@ -228,11 +227,8 @@ private:
     const Array& a = array_var(*r.array);
     int64_t i = eval(*r.index).scalar.get<int64_t>();
     if (i < 0 || i >= a.size())
-      throw Error(ErrorKind::Bounds, e.loc,
-                  "linear index " + std::to_string(i) + " out of bounds for size " +
-                      std::to_string(a.size()) + " (shape " + shape_str(a.shape()) +
-                      ") in " + quoted(r.origin.empty() ? "!!" : r.origin) + " of " +
-                      quoted(std::get<ac::Var>(r.array->node).name));
+      throw linear_index_out_of_bounds(i, a.shape(), r.origin.empty() ? "!!" : r.origin,
+                                       std::get<ac::Var>(r.array->node).name, e.loc);
     return read_element(a, i);
   }
 
@@ -243,8 +239,8 @@ private:
     Index ix = eval(*t.index).to_index();
     if (!in_bounds(sh, ix))
       throw Error(ErrorKind::Bounds, e.loc,
-                  "index " + shape_str(ix) + " out of bounds for shape " + shape_str(sh) +
-                      " in " + quoted(t.origin.empty() ? "to-index" : t.origin));
+                  "index " + shape_str(ix) + " out of bounds for shape " + shape_str(sh) + " in " +
+                      quoted(t.origin.empty() ? "to-index" : t.origin));
     return Scalar::make<int64_t>(to_linear(sh, ix));
   }
 

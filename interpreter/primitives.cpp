@@ -1,5 +1,6 @@
 #include "interpreter/primitives.h"
 
+#include "core/runtime_errors.h"
 #include "core/semantics.h"
 
 namespace strata {
@@ -101,11 +102,7 @@ Scalar apply_prim(Prim op, const Scalar* args, const SrcLoc& loc) {
                   "primitive `" + std::string(prim_name(op)) + "` is not defined on bool");
     } else {
       if constexpr (sem::is_int_v<T>)
-        if (is_division(op) && y == 0)
-          throw Error(ErrorKind::DivisionByZero, loc,
-                      "division by zero in `" + std::string(prim_name(op)) + "` (" +
-                          format_value(a) + " " + std::string(prim_name(op)) + " " +
-                          format_value(b) + ")");
+        if (is_division(op) && y == 0) throw division_by_zero(op, a, b, loc);
       return numeric(op, x, y);
     }
   });

@@ -259,6 +259,7 @@ private:
     std::vector<int> ix = exp(*r.index, code).regs;
     Operand out = fresh(e.type);
     SrcLoc loc = e.loc;
+    std::string op = r.origin.empty() ? "!" : r.origin; // the fused operation a bounds error names
     code.instrs.push_back([=, regs = out.regs](Frame& f, const Selection& s) {
       const Array& a = f.array(id);
       const Shape& sh = a.shape();
@@ -267,7 +268,7 @@ private:
         for (size_t k = 0; k < ix.size(); ++k) {
           int64_t i = f.reg<int64_t>(ix[k])[lane];
           if (i < 0 || i >= sh[k])
-            throw index_out_of_bounds(lane_index(f, ix, lane), sh, name, loc);
+            throw index_out_of_bounds(lane_index(f, ix, lane), sh, op, name, loc);
           pos = pos * sh[k] + i;
         }
         gather(f, a, regs, pos, lane);
@@ -281,11 +282,12 @@ private:
     int i_reg = exp(*r.index, code).regs[0];
     Operand out = fresh(e.type);
     SrcLoc loc = e.loc;
+    std::string op = r.origin.empty() ? "!!" : r.origin;
     code.instrs.push_back([=, regs = out.regs](Frame& f, const Selection& s) {
       const Array& a = f.array(id);
       for_each_lane(s, [&](int lane) {
         int64_t i = f.reg<int64_t>(i_reg)[lane];
-        if (i < 0 || i >= a.size()) throw linear_index_out_of_bounds(i, a.shape(), name, loc);
+        if (i < 0 || i >= a.size()) throw linear_index_out_of_bounds(i, a.shape(), op, name, loc);
         gather(f, a, regs, i, lane);
       });
     });
@@ -296,13 +298,14 @@ private:
     std::vector<int> sh = exp(*t.shape, code).regs, ix = exp(*t.index, code).regs;
     Operand out = fresh(e.type);
     SrcLoc loc = e.loc;
+    std::string op = t.origin.empty() ? "to-index" : t.origin;
     code.instrs.push_back([=, o = out.regs[0]](Frame& f, const Selection& s) {
       for_each_lane(s, [&](int lane) {
         Index shape = lane_index(f, sh, lane), index = lane_index(f, ix, lane);
         if (!in_bounds(shape, index))
           throw Error(ErrorKind::Bounds, loc,
                       "index " + shape_str(index) + " out of bounds for shape " + shape_str(shape) +
-                          " in `to-index`");
+                          " in `" + op + "`");
         f.reg<int64_t>(o)[lane] = to_linear(shape, index);
       });
     });
