@@ -3,30 +3,10 @@
 #include <cstdio>
 #include <sstream>
 
+#include "core/json_string.h"
+
 namespace strata {
 namespace {
-
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-    case '"': out += "\\\""; break;
-    case '\\': out += "\\\\"; break;
-    case '\n': out += "\\n"; break;
-    case '\t': out += "\\t"; break;
-    case '\r': out += "\\r"; break;
-    default:
-      if (c < 0x20) {
-        char buf[8];
-        std::snprintf(buf, sizeof buf, "\\u%04x", c);
-        out += buf;
-      } else {
-        out += char(c);
-      }
-    }
-  }
-  return out + "\"";
-}
 
 std::string ms(double v) {
   char buf[32];

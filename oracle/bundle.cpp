@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "core/check.h"
+#include "core/json_string.h"
 #include "core/npy.h"
 #include "core/parser.h"
 #include "oracle/explain_disagreement.h"
@@ -13,27 +14,6 @@
 namespace strata {
 namespace fs = std::filesystem;
 namespace {
-
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char ch : s) {
-    switch (ch) {
-    case '"': out += "\\\""; break;
-    case '\\': out += "\\\\"; break;
-    case '\n': out += "\\n"; break;
-    case '\t': out += "\\t"; break;
-    default:
-      if (ch < 0x20) {
-        char buf[8];
-        std::snprintf(buf, sizeof buf, "\\u%04x", ch);
-        out += buf;
-      } else {
-        out += char(ch);
-      }
-    }
-  }
-  return out + "\"";
-}
 
 // A flat JSON object: values are strings, booleans, numbers (kept as text) or arrays of strings.
 struct Json {
