@@ -2,23 +2,27 @@
 # `strata` command, a CMake package (find_package(Strata CONFIG)) with
 # namespaced targets, a version file, and a pkg-config file.
 #
-#   Strata::strata  the language: core, interpreter, engine registry (and the
-#                   C++ front end, fusion, and the engines the registry offers (tbb)
-#   Strata::core, Strata::interp, Strata::oracle, ...   the individual libraries
-#
-# Engines add themselves as Strata::<engine> through strata_install_engine().
+#   Strata::strata    the language: core, C++ front end, fusion, interpreter
+#   Strata::registry  engines by name (all_engines(), find_engine()): links every
+#                     engine this build has
+#   Strata::tbb, Strata::jit, Strata::cuda   one target per engine built, so a
+#                     user who wants only the interpreter pulls in no TBB or LLVM
+#   Strata::oracle    the differential harness
 include(CMakePackageConfigHelpers)
 
 set(STRATA_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/Strata)
 
-# Libraries that make up Strata::strata, in link order; optional ones only if built.
-set(STRATA_LANGUAGE_LIBS)
-foreach(lib strata_frontend strata_oracle strata_tbb strata_fusion strata_interp strata_core)
+set(STRATA_LANGUAGE_LIBS strata_frontend strata_fusion strata_interp strata_core)
+set(STRATA_INSTALLED_LIBS ${STRATA_LANGUAGE_LIBS})
+# in link order: users before what they use
+foreach(lib strata_oracle strata_registry strata_tbb strata_jit strata_cuda strata_cache)
   if(TARGET ${lib})
-    list(APPEND STRATA_LANGUAGE_LIBS ${lib})
-    string(REPLACE "strata_" "" short ${lib})
-    set_target_properties(${lib} PROPERTIES EXPORT_NAME ${short})
+    list(APPEND STRATA_INSTALLED_LIBS ${lib})
   endif()
+endforeach()
+foreach(lib ${STRATA_INSTALLED_LIBS})
+  string(REPLACE "strata_" "" short ${lib})
+  set_target_properties(${lib} PROPERTIES EXPORT_NAME ${short})
 endforeach()
 
 add_library(strata_language INTERFACE)
@@ -26,12 +30,12 @@ target_link_libraries(strata_language INTERFACE ${STRATA_LANGUAGE_LIBS})
 set_target_properties(strata_language PROPERTIES EXPORT_NAME strata)
 add_library(Strata::strata ALIAS strata_language)
 
-install(TARGETS strata_language ${STRATA_LANGUAGE_LIBS} EXPORT StrataTargets
+install(TARGETS strata_language ${STRATA_INSTALLED_LIBS} EXPORT StrataTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS strata RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
-foreach(dir core interpreter oracle fusion frontend tbb)
+foreach(dir core interpreter oracle fusion frontend tbb jit cuda cache)
   if(IS_DIRECTORY ${PROJECT_SOURCE_DIR}/${dir})
     install(DIRECTORY ${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/strata/${dir}
             FILES_MATCHING PATTERN "*.h")
@@ -48,11 +52,19 @@ install(FILES ${PROJECT_BINARY_DIR}/StrataConfig.cmake ${PROJECT_BINARY_DIR}/Str
 
 # pkg-config: the same libraries, for builds without CMake.
 set(STRATA_PC_LIBS "")
-foreach(lib ${STRATA_LANGUAGE_LIBS})
+set(STRATA_PC_ORDER ${STRATA_INSTALLED_LIBS})
+list(REMOVE_ITEM STRATA_PC_ORDER ${STRATA_LANGUAGE_LIBS})
+list(APPEND STRATA_PC_ORDER ${STRATA_LANGUAGE_LIBS})
+foreach(lib ${STRATA_PC_ORDER})
   string(APPEND STRATA_PC_LIBS " -l${lib}")
 endforeach()
 # The prefix is found relative to the .pc file, so an installed tree can move.
 file(RELATIVE_PATH STRATA_PC_PREFIX_FROM_PCDIR ${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig ${CMAKE_INSTALL_PREFIX})
-string(APPEND STRATA_PC_LIBS " -ltbb")
+if(STRATA_HAVE_TBB)
+  string(APPEND STRATA_PC_LIBS " -ltbb")
+endif()
+if(STRATA_HAVE_JIT)
+  string(APPEND STRATA_PC_LIBS " -L${LLVM_LIBRARY_DIR} -lLLVM-19")
+endif()
 configure_file(cmake/strata.pc.in ${PROJECT_BINARY_DIR}/strata.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/strata.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/array.h"
@@ -19,11 +20,28 @@ struct CompileOptions {
   bool checked = true; // bounds and division checks (the interpreter always checks)
 };
 
+// What compiling cost, for --dump-phases and --report: engine-internal phases
+// (codegen, compile, ...) and, per kernel of the kernel graph, its compile time
+// and where its code came from. Engines without compiled kernels leave it empty.
+struct KernelCompileInfo {
+  int kernel = 0;           // the kernel's id in the kernel graph
+  double compile_ms = 0;    // codegen + compile + load
+  std::string cache = "n/a"; // "hit (memory)", "hit (disk)", "miss: <why>", "n/a"
+};
+struct CompileReport {
+  std::vector<std::pair<std::string, double>> phases; // name, milliseconds, in order
+  std::vector<KernelCompileInfo> kernels;
+};
+
 class Executable {
 public:
   virtual ~Executable() = default;
   // Inputs in parameter order; results flattened in order (see interpret()).
   virtual std::vector<Array> run(const std::vector<Array>& inputs) = 0;
+  virtual const CompileReport& compile_report() const {
+    static const CompileReport none;
+    return none;
+  }
 };
 
 class Engine {

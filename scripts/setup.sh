@@ -10,6 +10,7 @@ packages=(
   librapidcheck-dev libbenchmark-dev
   libboost-dev libboost-program-options-dev
   libtbb-dev
+  llvm-19-dev libzstd-dev lld-19
   graphviz
 )
 
