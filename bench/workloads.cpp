@@ -104,6 +104,13 @@ std::string mandelbrot_program(int64_t n) {
 )";
 }
 
+// A sum of 2^24 f32 in the oracle's order (left to right, as the plain -O3
+// loop and the interpreter add) drifts by about 2% from a blocked sum once the
+// running total's ulp approaches the terms: allow 5% of the result. (It still
+// catches a wrong operator or a lost chunk; the differential harness, not the
+// benchmark, is where correctness is proven element by element.)
+constexpr double kSumRtol = 5e-2;
+
 std::vector<Workload> make_workloads() {
   constexpr int64_t M = 1 << 20;
   std::vector<Workload> w;
@@ -125,7 +132,7 @@ std::vector<Workload> make_workloads() {
       {"mapchain", "sum of sqrt(abs(x*1.5 + 2))*0.5 - 1 as six maps, 2^24 f32", true, 16 * M, M,
        1000, text(kMapChain), [](int64_t n) { return std::vector{u01v(n, 5, 8, -4)}; },
        [](int64_t) { return std::vector{scalar_f32()}; }, [](int64_t n) { return double(n); },
-       [](int64_t n) { return 4.0 * double(n) + 4; }, 1e-2, o3_mapchain, tbb_mapchain});
+       [](int64_t n) { return 4.0 * double(n) + 4; }, kSumRtol, o3_mapchain, tbb_mapchain});
   w.push_back({"sum_i32", "wrapping sum, 2^24 i32", true, 16 * M, M, 1000, example("sum"),
                [](int64_t n) { return std::vector{modv(n, 6, 64)}; },
                [](int64_t) { return std::vector{scalar_i32()}; },
@@ -146,7 +153,7 @@ std::vector<Workload> make_workloads() {
                [](int64_t) { return std::vector{zeros_i32({256})}; },
                [](int64_t n) { return double(n); },
                [](int64_t n) { return 4.0 * double(n) + 1024; }, 0, o3_histogram, tbb_histogram});
-  w.push_back({"mandelbrot", "1024 x 1024 escape counts, 255 iterations, f32", false, 1024, 128, 16,
+  w.push_back({"mandelbrot", "1024 x 1024 escape counts, 255 iterations, f32", false, 1024, 64, 16,
                mandelbrot_program, [](int64_t) { return std::vector<Array>{}; },
                [](int64_t n) {
                  return std::vector{zeros_i32({n, n})};
