@@ -19,6 +19,8 @@ int check_command(const Args& args);
 int fmt_command(const Args& args);
 int dot_command(const Args& args);
 int explain_command(const Args& args);
+// Only in builds with a kernel cache (STRATA_HAVE_CACHE).
+int cache_command(const Args& args);
 
 // For `check`: given compare_all's description of the first difference
 // ("[result K: ]element (I,J): ..."), the oracle's explanation of that element

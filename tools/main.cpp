@@ -24,6 +24,8 @@ void print_usage(std::ostream& out) {
          "Graphviz\n"
          "  explain FILE [name=in.npy ...] --at I,J [--json]          why one result element "
          "has its value\n"
+         "  cache stats|clear [--dir DIR]                             the jit/cuda kernel cache on "
+         "disk\n"
          "\n"
          "run and check also take --no-fusion, --dump-dot FILE.dot, --dump-phases and --report "
          "FILE.json.\n"
@@ -56,6 +58,9 @@ int main(int argc, char** argv) {
     if (command == "fmt") return tool::fmt_command(args);
     if (command == "dot") return tool::dot_command(args);
     if (command == "explain") return tool::explain_command(args);
+#if STRATA_HAVE_CACHE
+    if (command == "cache") return tool::cache_command(args);
+#endif
     std::cerr << "strata: error: unknown command `" << command << "`\n";
     print_usage(std::cerr);
     return 2;
