@@ -56,6 +56,18 @@ std::optional<KernelGraph> Views::fuse(const Program& program, PhaseTimes& times
   return times.time("fuse", [&] { return build_kernel_graph(program, FusionOptions{fusion}); });
 }
 
+std::map<int, KernelTiming> Views::compile_details(const CompileReport& report, PhaseTimes& times) {
+  for (const auto& [phase, ms] : report.phases)
+    times.phases.emplace_back("compile." + phase, ms);
+  std::map<int, KernelTiming> kernels;
+  for (const KernelCompileInfo& k : report.kernels) {
+    KernelTiming& t = kernels[k.kernel];
+    t.compile_ms = k.compile_ms;
+    t.cache = k.cache;
+  }
+  return kernels;
+}
+
 void Views::finish(const std::string& file, const std::optional<KernelGraph>& graph,
                    const std::vector<PhaseTimes>& engines,
                    const std::map<int, KernelTiming>& kernels) const {

@@ -53,6 +53,7 @@ int run_command(const Args& args) {
                                   ? load_sibling_inputs(program, file)
                                   : load_inputs(program, assignments);
   std::vector<Array> results;
+  std::map<int, KernelTiming> kernels;
   if (parsed.vars.count("trace-filter") && !parsed.vars.count("trace"))
     throw Error(ErrorKind::Usage, "--trace-filter needs --trace");
   if (parsed.vars.count("trace")) {
@@ -67,10 +68,11 @@ int run_command(const Args& args) {
   } else {
     auto exe = times.time("compile",
                           [&] { return engine->compile(program, CompileOptions{views.fusion}); });
+    kernels = Views::compile_details(exe->compile_report(), times);
     results = times.time("run", [&] { return exe->run(inputs); });
   }
 
-  views.finish(file, graph, {times});
+  views.finish(file, graph, {times}, kernels);
   if (parsed.vars.count("output")) {
     for (const std::string& path : write_results(results, parsed.vars["output"].as<std::string>()))
       std::cerr << "wrote " << path << "\n";

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/engine.h"
 #include "core/ir.h"
 #include "fusion/kernel_graph.h"
 #include "fusion/report.h"
@@ -32,6 +33,11 @@ struct Views {
   static Program load_timed(const std::filesystem::path& file, PhaseTimes& times);
   // Builds the kernel graph, timed "fuse", when a view needs it.
   std::optional<KernelGraph> fuse(const Program& program, PhaseTimes& times) const;
+  // An engine's own compile phases (codegen, compile, cache, ...) appended to
+  // `times` as "compile.<phase>", and its kernels' compile times and cache
+  // outcomes for the report.
+  static std::map<int, KernelTiming> compile_details(const CompileReport& report,
+                                                     PhaseTimes& times);
   // Writes the dot file and the report, prints the phases on stderr.
   void finish(const std::string& file, const std::optional<KernelGraph>& graph,
               const std::vector<PhaseTimes>& engines,
