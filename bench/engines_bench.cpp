@@ -173,7 +173,7 @@ bool thread_scaled(const Engine& e) {
 }
 
 void configure(benchmark::internal::Benchmark* b) {
-  b->Unit(benchmark::kMillisecond)->UseRealTime();
+  b->Unit(benchmark::kMillisecond)->UseRealTime()->MeasureProcessCPUTime();
   if (g_smoke) b->Iterations(1);
 }
 
