@@ -1,0 +1,66 @@
+// Seeded faults for the test-only faulty engine (issue 5, item 5).
+//
+// The differential harness must be shown to catch realistic engine bugs
+// before any real engine exists. Each Fault describes one such bug as a small
+// rewrite of the checked program (an IR node replaced by the text of what a
+// buggy engine would compute: a swapped operand, a shifted scan, a boundary
+// off by one) and/or a post-processing of the results (a dropped vector tail).
+// The faulty engine (faulty_engine.h) runs the rewritten program on the
+// kernel graph evaluator, fused or not, so each fault is one named, described
+// and switchable bug. `example` is a parameterless program whose result the
+// fault changes; the unit tests prove every fault live on it.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/array.h"
+#include "core/ir.h"
+
+namespace strata::faults {
+
+// Fresh variable names for rewrite templates (`_f0`, `_f1`, ...: the
+// generator and users never start a name with `_f` followed by a digit).
+struct RewriteContext {
+  int counter = 0;
+  std::string fresh() { return "_f" + std::to_string(counter++); }
+};
+
+// A rewrite sees a node whose children are already rewritten; the node and
+// its direct children still carry their checked types. It either mutates the
+// node in place and returns nullopt, or returns the text of a replacement
+// expression of the same type (parsed, then type-checked with the program).
+using ExpRewrite = std::function<std::optional<std::string>(Exp&, RewriteContext&)>;
+using AccRewrite = std::function<std::optional<std::string>(Acc&, RewriteContext&)>;
+using ResultFixup = std::function<void(std::vector<Array>&)>;
+
+struct Fault {
+  std::string name;        // "scan_off_by_one"; the engine is "faulty:<name>"
+  std::string description; // one line: what the buggy engine does
+  ExpRewrite exp;          // may be empty
+  AccRewrite acc;          // may be empty
+  ResultFixup results;     // may be empty
+  bool fused_only = false; // a fusion bug: unfused runs are correct
+  std::string example;     // a parameterless program the fault changes
+};
+
+// Every fault, in a fixed order.
+const std::vector<Fault>& all_faults();
+// The fault of that name, or nullptr.
+const Fault* find_fault(const std::string& name);
+
+// The program with the fault applied: a fresh, type-checked copy.
+Program apply_fault(const Fault& fault, const Program& program);
+
+// Helpers for rewrite templates (rewrite.cpp).
+std::string text(const Exp& e);           // print_exp on one line
+std::string text(const Acc& a);           // print_acc on one line
+std::string lambda_text(const Lambda& f); // (lambda ((x T) ...) body)
+std::string apply_text(const Lambda& f, const std::vector<std::string>& args, RewriteContext& c);
+std::string literal_text(ScalarKind k, int64_t v); // 0 -> "0i32"
+std::string min_text(ScalarKind k);                // smallest value, e.g. "-128i8"
+std::string max_text(ScalarKind k);                // largest value, e.g. "127i8"
+
+} // namespace strata::faults

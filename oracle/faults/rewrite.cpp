@@ -1,0 +1,97 @@
+// Applying a fault: a fresh copy of the program, rewritten bottom-up, checked.
+#include <limits>
+
+#include "core/check.h"
+#include "core/parser.h"
+#include "core/printer.h"
+#include "oracle/faults/fault.h"
+#include "oracle/gen/walk.h"
+
+namespace strata::faults {
+
+Program apply_fault(const Fault& fault, const Program& program) {
+  Program copy = parse_program(print_program(program), "faulty.strata");
+  check_program(copy);
+  RewriteContext ctx;
+  std::function<void(Exp&)> on_exp;
+  std::function<void(Acc&)> on_acc;
+  on_exp = [&](Exp& e) {
+    gen::for_each_child(e, on_exp, on_acc);
+    if (!fault.exp) return;
+    if (auto t = fault.exp(e, ctx)) {
+      Type type = e.type;
+      ExpPtr replacement = parse_exp(*t, "faulty.strata");
+      e = std::move(*replacement);
+      e.type = type;
+    }
+  };
+  on_acc = [&](Acc& a) {
+    gen::for_each_child(a, on_exp, on_acc);
+    if (!fault.acc) return;
+    if (auto t = fault.acc(a, ctx)) {
+      Type type = a.type;
+      AccPtr replacement = parse_acc(*t, "faulty.strata");
+      a = std::move(*replacement);
+      a.type = type;
+    }
+  };
+  on_acc(*copy.body);
+  check_program(copy);
+  return copy;
+}
+
+std::string text(const Exp& e) {
+  return print_exp(e);
+}
+
+std::string text(const Acc& a) {
+  return print_acc(a);
+}
+
+std::string lambda_text(const Lambda& f) {
+  std::string s = "(lambda (";
+  for (size_t i = 0; i < f.params.size(); ++i)
+    s += (i ? " (" : "(") + f.params[i].name + " " + f.params[i].type.str() + ")";
+  return s + ") " + text(*f.body) + ")";
+}
+
+std::string apply_text(const Lambda& f, const std::vector<std::string>& args, RewriteContext& c) {
+  // Arguments are bound to fresh names first, so that an argument mentioning
+  // a parameter's name is not captured by the sequential `let`.
+  std::string outer = "(let (", inner = "(let (";
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::string tmp = c.fresh();
+    outer += "(" + tmp + " " + args[i] + ") ";
+    inner += "(" + f.params[i].name + " " + tmp + ") ";
+  }
+  return outer + ") " + inner + ") " + text(*f.body) + "))";
+}
+
+std::string literal_text(ScalarKind k, int64_t v) {
+  return dispatch_kind(k, [&](auto tag) {
+    using T = decltype(tag);
+    return format_literal(Scalar::make(static_cast<T>(v)));
+  });
+}
+
+std::string min_text(ScalarKind k) {
+  return dispatch_kind(k, [&](auto tag) {
+    using T = decltype(tag);
+    return format_literal(Scalar::make(std::numeric_limits<T>::lowest()));
+  });
+}
+
+std::string max_text(ScalarKind k) {
+  return dispatch_kind(k, [&](auto tag) {
+    using T = decltype(tag);
+    return format_literal(Scalar::make(std::numeric_limits<T>::max()));
+  });
+}
+
+const Fault* find_fault(const std::string& name) {
+  for (const Fault& f : all_faults())
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+} // namespace strata::faults
