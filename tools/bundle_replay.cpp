@@ -1,10 +1,36 @@
 #include "tools/bundle_replay.h"
 
+#include <chrono>
 #include <iostream>
 
+#include "core/check.h"
+#include "core/parser.h"
 #include "oracle/bundle.h"
+#include "oracle/faults/faulty_engine.h"
+#include "tools/check_table.h"
 
 namespace strata::tool {
+
+namespace {
+
+// replay_bundle (oracle/bundle.h), also for bundles of the test-only faulty
+// engines that `strata fuzz --faults` writes.
+DiffReport replay(const Bundle& b) {
+  if (b.engine.rfind(faults::kFaultyPrefix, 0) != 0) return replay_bundle(b);
+  const Engine* engine = faults::find_faulty_engine(b.engine);
+  if (!engine)
+    throw Error(ErrorKind::Usage, "the bundle names an unknown fault `" + b.engine + "`");
+  Program p = parse_program(b.program_text, "program.strata");
+  check_program(p);
+  if (p.params.size() != b.inputs.size())
+    throw Error(ErrorKind::Input, "the bundle's inputs do not match the program's parameters");
+  CompileOptions options;
+  options.fusion = b.fusion;
+  options.checked = b.checked;
+  return differential_check(p, b.inputs, *engine, options);
+}
+
+} // namespace
 
 bool is_bundle_target(const std::string& target) {
   return is_bundle(target);
@@ -16,7 +42,13 @@ int replay_bundle_command(const std::string& dir) {
             << (b.fusion ? "on" : "off") << ", " << (b.checked ? "checked" : "unchecked")
             << (b.seed.empty() ? "" : ", found with " + b.seed) << "\n";
   if (!b.disagreement.empty()) std::cout << "recorded: " << b.disagreement << "\n";
-  DiffReport r = replay_bundle(b);
+  auto start = std::chrono::steady_clock::now();
+  DiffReport r = replay(b);
+  CheckTable table;
+  table.add(
+      dir + "/program.strata", b.engine, b.fusion ? "on" : "off", r.agree ? "yes" : "NO",
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  table.print(std::cout);
   if (r.agree) {
     std::cout << "ok    " << b.engine << " and interp agree now\n";
     return 0;

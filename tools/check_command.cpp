@@ -11,6 +11,7 @@
 #include "oracle/compare.h"
 #include "oracle/registry.h"
 #include "tools/bundle_replay.h"
+#include "tools/check_table.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 #include "tools/program_files.h"
@@ -58,6 +59,7 @@ double millis_since(std::chrono::steady_clock::time_point start) {
 
 struct Tally {
   int runs = 0, failures = 0;
+  CheckTable table;
   void report(bool ok, const fs::path& file, const std::string& what, const std::string& detail) {
     ++runs;
     failures += !ok;
@@ -67,8 +69,7 @@ struct Tally {
 };
 
 void check_program(const fs::path& file, const std::vector<std::string>& assignments,
-                   const std::vector<const Engine*>& engines, const Views& views,
-                   Tally& tally) {
+                   const std::vector<const Engine*>& engines, const Views& views, Tally& tally) {
   std::vector<Array> oracle;
   Program program;
   try {
@@ -83,35 +84,54 @@ void check_program(const fs::path& file, const std::vector<std::string>& assignm
     });
     oracle = times[0].time("run", [&] { return oracle_exe->run(inputs); });
     double ms = millis_since(start);
+    bool expected_diff = false;
+    std::string expected_word = "yes (no expected output)";
     if (auto expected = load_expected(file, oracle.size())) {
       auto diff = compare_all(*expected, oracle);
+      expected_diff = bool(diff);
+      expected_word = "yes (expected)";
       tally.report(!diff, file, "interp vs expected",
                    diff ? *diff : "(" + std::to_string(ms) + " ms)");
       if (diff) std::cerr << explain_difference(program, inputs, *diff);
     } else {
       tally.report(true, file, "interp", "(no expected output; " + std::to_string(ms) + " ms)");
     }
+    tally.table.add(file.string(), "interp", "-", expected_diff ? "NO (expected)" : expected_word,
+                    ms);
+    // Every engine fused and unfused (only unfused with --no-fusion).
+    std::vector<bool> modes =
+        views.fusion ? std::vector<bool>{true, false} : std::vector<bool>{false};
     for (const Engine* engine : engines) {
       if (engine->name() == "interp") continue;
       std::string why;
       if (!engine->available(why)) {
         std::cout << "skip  " << file.string() << "  " << engine->name() << ": " << why << "\n";
+        tally.table.add(file.string(), engine->name(), "-", "skip: " + why, -1);
         continue;
       }
-      try {
-        PhaseTimes& t = times.emplace_back(PhaseTimes{engine->name(), {}});
-        auto exe = t.time("compile",
-                          [&] { return engine->compile(program, CompileOptions{views.fusion}); });
-        auto diff = compare_all(oracle, t.time("run", [&] { return exe->run(inputs); }));
-        tally.report(!diff, file, engine->name() + " vs interp", diff ? *diff : "");
-        if (diff) std::cerr << explain_difference(program, inputs, *diff);
-      } catch (const Error& e) {
-        tally.report(false, file, engine->name(), e.what());
+      for (bool fusion : modes) {
+        std::string label = engine->name() + (fusion ? "" : " (unfused)");
+        auto engine_start = std::chrono::steady_clock::now();
+        try {
+          PhaseTimes& t = times.emplace_back(PhaseTimes{label, {}});
+          auto exe =
+              t.time("compile", [&] { return engine->compile(program, CompileOptions{fusion}); });
+          auto diff = compare_all(oracle, t.time("run", [&] { return exe->run(inputs); }));
+          tally.report(!diff, file, label + " vs interp", diff ? *diff : "");
+          tally.table.add(file.string(), engine->name(), fusion ? "on" : "off", diff ? "NO" : "yes",
+                          millis_since(engine_start));
+          if (diff) std::cerr << explain_difference(program, inputs, *diff);
+        } catch (const Error& e) {
+          tally.report(false, file, label, e.what());
+          tally.table.add(file.string(), engine->name(), fusion ? "on" : "off", "NO (error)",
+                          millis_since(engine_start));
+        }
       }
     }
     views.finish(file.string(), graph, times);
   } catch (const Error& e) {
     tally.report(false, file, "interp", e.what());
+    tally.table.add(file.string(), "interp", "-", "NO (error)", -1);
   }
 }
 
@@ -163,7 +183,10 @@ int check_command(const Args& args) {
   Tally tally;
   for (const fs::path& file : files)
     check_program(file, assignments, engines, views, tally);
-  std::cout << files.size() << " program(s), " << tally.runs << " check(s), " << tally.failures
+  std::cout << "\n";
+  tally.table.print(std::cout);
+  std::cout << "\n"
+            << files.size() << " program(s), " << tally.runs << " check(s), " << tally.failures
             << " failure(s)\n";
   return tally.failures == 0 ? 0 : 1;
 }

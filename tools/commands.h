@@ -19,6 +19,7 @@ int check_command(const Args& args);
 int fmt_command(const Args& args);
 int dot_command(const Args& args);
 int explain_command(const Args& args);
+int fuzz_command(const Args& args);
 // Only in builds with a kernel cache (STRATA_HAVE_CACHE).
 int cache_command(const Args& args);
 

@@ -24,6 +24,10 @@ void print_usage(std::ostream& out) {
          "Graphviz\n"
          "  explain FILE [name=in.npy ...] --at I,J [--json]          why one result element "
          "has its value\n"
+         "  fuzz [--engine NAME] [--count N] [--seed S] [--out DIR]   random programs against the "
+         "oracle;\n"
+         "       [--no-fusion] [--time-limit S] [--faults]           --faults: the seeded-fault "
+         "catch campaign\n"
          "  cache stats|clear [--dir DIR]                             the jit/cuda kernel cache on "
          "disk\n"
          "\n"
@@ -58,6 +62,7 @@ int main(int argc, char** argv) {
     if (command == "fmt") return tool::fmt_command(args);
     if (command == "dot") return tool::dot_command(args);
     if (command == "explain") return tool::explain_command(args);
+    if (command == "fuzz") return tool::fuzz_command(args);
 #if STRATA_HAVE_CACHE
     if (command == "cache") return tool::cache_command(args);
 #endif

@@ -1,0 +1,163 @@
+#include "tools/fuzz_campaign.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <iostream>
+#include <optional>
+#include <sstream>
+
+#include "core/printer.h"
+#include "oracle/bundle.h"
+#include "oracle/differential.h"
+#include "oracle/gen/walk.h"
+#include "oracle/generator_rc.h"
+
+namespace strata::tool {
+namespace fs = std::filesystem;
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+// The first disagreement of `engine` with the oracle on the case, in the
+// given fusion modes; a generator or engine exception counts as one.
+std::optional<std::pair<bool, std::string>> check_case(const GeneratedCase& c, const Engine& engine,
+                                                       const std::vector<bool>& modes) {
+  Program p;
+  try {
+    p = c.checked();
+  } catch (const std::exception& e) {
+    return std::pair{true, std::string("the generator made an invalid program: ") + e.what()};
+  }
+  for (bool fusion : modes) {
+    CompileOptions options;
+    options.fusion = fusion;
+    try {
+      DiffReport r = differential_check(p, c.inputs, engine, options);
+      if (!r.agree) return std::pair{fusion, r.disagreement};
+    } catch (const std::exception& e) {
+      return std::pair{fusion, engine.name() + " threw (not a strata::Error): " + e.what()};
+    }
+  }
+  return std::nullopt;
+}
+
+int count_nodes(Program& p) {
+  int n = 0;
+  gen::walk(
+      *p.body, [&](Exp&) { ++n; }, [&](Acc&) { ++n; });
+  return n;
+}
+
+std::string dir_name(const std::string& engine) {
+  std::string s = engine;
+  for (char& ch : s)
+    if (ch == ':' || ch == '/') ch = '-';
+  return s;
+}
+
+class Progress {
+public:
+  Progress(const CampaignOptions& o) : o_(o), tty_(isatty(STDERR_FILENO)) {}
+  void update(const CampaignResult& r, bool force = false) {
+    if (!o_.progress) return;
+    double now = seconds_since(start_);
+    if (!force && now - last_ < (tty_ ? 0.25 : 5.0)) return;
+    last_ = now;
+    std::ostringstream s;
+    s.precision(1);
+    s << std::fixed << "fuzz " << o_.engine->name() << ": " << r.programs << " programs, "
+      << (now > 0 ? double(r.programs) / now : 0.0) << "/s, " << r.failures.size()
+      << " failure(s), " << now << " s";
+    if (tty_)
+      std::cerr << "\r" << s.str() << "\033[K" << std::flush;
+    else
+      std::cerr << s.str() << "\n";
+  }
+  void finish(const CampaignResult& r) {
+    update(r, true);
+    if (o_.progress && tty_) std::cerr << "\n";
+  }
+
+private:
+  const CampaignOptions& o_;
+  bool tty_;
+  Clock::time_point start_ = Clock::now();
+  double last_ = -1e9;
+};
+
+} // namespace
+
+CampaignResult run_campaign(const CampaignOptions& o) {
+  CampaignResult result;
+  Progress progress(o);
+  rc::Random random(o.seed);
+  auto start = Clock::now();
+  const rc::Gen<GeneratedCase> gen = gen_case();
+  for (long i = 0; o.count == 0 || i < o.count; ++i) {
+    if (o.time_limit > 0 && seconds_since(start) >= o.time_limit) break;
+    int size = int(i % 101); // RapidCheck's sizes, small programs first
+    rc::Shrinkable<GeneratedCase> shrinkable = gen(random.split(), size);
+    auto failure = check_case(shrinkable.value(), *o.engine, o.fusion_modes);
+    ++result.programs;
+    if (failure) {
+      Counterexample cx;
+      cx.program = i;
+      cx.seconds = seconds_since(start);
+      cx.fusion = failure->first;
+      cx.disagreement = failure->second;
+      // Shrink: take the first smaller case that still fails in the same mode.
+      std::vector<bool> mode{cx.fusion};
+      auto shrink_start = Clock::now();
+      for (bool progressed = true; progressed && seconds_since(shrink_start) < o.shrink_limit;) {
+        progressed = false;
+        auto shrinks = shrinkable.shrinks();
+        while (auto next = shrinks.next()) {
+          if (seconds_since(shrink_start) >= o.shrink_limit) break;
+          if (auto f = check_case(next->value(), *o.engine, mode)) {
+            shrinkable = std::move(*next);
+            cx.disagreement = f->second;
+            progressed = true;
+            break;
+          }
+        }
+      }
+      GeneratedCase c = shrinkable.value();
+      Bundle b;
+      try {
+        Program p = c.checked();
+        b.program_text = print_program(p);
+        cx.nodes = count_nodes(p);
+      } catch (const std::exception&) {
+        b.program_text = c.text; // the generator's own failure: keep its text
+      }
+      for (char ch : b.program_text)
+        cx.lines += ch == '\n';
+      b.input_names = c.params;
+      b.inputs = c.inputs;
+      b.engine = o.engine->name();
+      b.fusion = cx.fusion;
+      b.seed = "strata fuzz --seed " + std::to_string(o.seed) + ", program " + std::to_string(i);
+      b.size = c.size;
+      b.disagreement = cx.disagreement;
+      cx.bundle = o.out / (dir_name(o.engine->name()) + (cx.fusion ? "" : "-unfused") + "-" +
+                           std::to_string(i));
+      write_bundle(cx.bundle, b);
+      result.failures.push_back(cx);
+      progress.update(result, true);
+      if (o.stop_at_first) break;
+    }
+    progress.update(result);
+  }
+  result.seconds = seconds_since(start);
+  progress.finish(result);
+  return result;
+}
+
+} // namespace strata::tool

@@ -1,0 +1,46 @@
+// A fuzzing campaign of the differential harness, for `strata fuzz`: random
+// programs from the RapidCheck generator (oracle/generator_rc.h), each checked
+// against the oracle on one engine, fused and unfused; a disagreement is
+// shrunk with RapidCheck's own shrink tree (the tape of choices gets shorter
+// and smaller, so the program does) and saved as a counterexample bundle.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/engine.h"
+
+namespace strata::tool {
+
+struct CampaignOptions {
+  const Engine* engine = nullptr;
+  std::vector<bool> fusion_modes{true, false};
+  uint64_t seed = 1;
+  long count = 1000;          // programs (0: unlimited)
+  double time_limit = 0;      // seconds (0: unlimited)
+  double shrink_limit = 30;   // seconds spent shrinking one counterexample
+  bool stop_at_first = false; // the catch campaign stops at the first disagreement
+  bool progress = true;       // the live progress line on stderr
+  std::filesystem::path out;  // where bundles go
+};
+
+struct Counterexample {
+  long program = 0;   // index of the program that failed (from 0)
+  double seconds = 0; // campaign time when found (before shrinking)
+  bool fusion = true;
+  std::string disagreement; // of the shrunk case
+  int nodes = 0, lines = 0; // size of the shrunk program
+  std::filesystem::path bundle;
+};
+
+struct CampaignResult {
+  long programs = 0;
+  double seconds = 0;
+  std::vector<Counterexample> failures;
+};
+
+CampaignResult run_campaign(const CampaignOptions& options);
+
+} // namespace strata::tool

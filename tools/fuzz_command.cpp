@@ -1,0 +1,167 @@
+// strata fuzz [--engine NAME] [--count N] [--seed S] [--out DIR] [--no-fusion]
+//             [--time-limit S] [--faults [--min-catch-rate R]]
+//
+// A campaign of random programs checked against the oracle (tools/
+// fuzz_campaign.h), each disagreement shrunk and saved as a bundle that
+// `strata check DIR` replays. `--engine faulty` (or --faults) runs the catch
+// campaign instead: every seeded fault of the test-only faulty engine
+// (oracle/faults/) is fuzzed until caught or its time limit, and a table says
+// which were caught, after how many programs and seconds, and how small the
+// shrunk program is.
+#include <cstdio>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include "core/error.h"
+#include "oracle/faults/faulty_engine.h"
+#include "oracle/registry.h"
+#include "tools/commands.h"
+#include "tools/fuzz_campaign.h"
+#include "tools/options.h"
+
+namespace strata::tool {
+namespace fs = std::filesystem;
+namespace {
+
+std::string fixed(double v, int digits) {
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(digits) << v;
+  return s.str();
+}
+
+int fault_campaign(CampaignOptions base, double per_fault, double min_rate) {
+  const auto engines = faults::all_faulty_engines();
+  std::cout << "catch campaign: " << engines.size() << " seeded faults, seed " << base.seed
+            << ", at most " << fixed(per_fault, 0) << " s"
+            << (base.count ? " or " + std::to_string(base.count) + " programs" : "")
+            << " per fault; bundles under " << base.out.string() << "\n\n";
+  std::cout << std::left << std::setw(30) << "fault" << std::setw(8) << "caught" << std::right
+            << std::setw(10) << "programs" << std::setw(10) << "seconds" << std::setw(14)
+            << "shrunk nodes" << std::setw(8) << "lines"
+            << "\n";
+  int caught = 0;
+  for (const Engine* e : engines) {
+    CampaignOptions o = base;
+    o.engine = e;
+    o.time_limit = per_fault;
+    o.stop_at_first = true;
+    o.progress = false;
+    CampaignResult r = run_campaign(o);
+    std::string name = e->name().substr(std::string(faults::kFaultyPrefix).size());
+    std::cout << std::left << std::setw(30) << name;
+    if (r.failures.empty()) {
+      std::cout << std::setw(8) << "no" << std::right << std::setw(10) << r.programs
+                << std::setw(10) << fixed(r.seconds, 2) << std::setw(14) << "-" << std::setw(8)
+                << "-"
+                << "\n";
+    } else {
+      const Counterexample& cx = r.failures[0];
+      ++caught;
+      std::cout << std::setw(8) << "yes" << std::right << std::setw(10) << cx.program + 1
+                << std::setw(10) << fixed(cx.seconds, 2) << std::setw(14) << cx.nodes
+                << std::setw(8) << cx.lines << "\n";
+    }
+    std::cout << std::flush;
+  }
+  double rate = engines.empty() ? 0 : double(caught) / double(engines.size());
+  std::cout << "\ncaught " << caught << " of " << engines.size() << " faults: catch rate "
+            << fixed(100 * rate, 1) << "% (required " << fixed(100 * min_rate, 1) << "%)\n";
+  return rate >= min_rate ? 0 : 1;
+}
+
+} // namespace
+
+int fuzz_command(const Args& args) {
+  po::options_description options(
+      "usage: strata fuzz [options]\n\n"
+      "Checks random well-typed programs against the oracle (the interpreter) on\n"
+      "an engine, fused and unfused; shrinks every disagreement and saves it as a\n"
+      "counterexample bundle that `strata check DIR` replays. Exit 1 on any\n"
+      "disagreement. With --faults (or --engine faulty), runs the catch campaign\n"
+      "over the seeded faults of the test-only faulty engine instead, and exits 1\n"
+      "when fewer than --min-catch-rate of them are caught.\n\n"
+      "options");
+  options.add_options()("engine,e", po::value<std::string>(),
+                        "the engine to fuzz (default: every available engine but interp; "
+                        "`faulty` for the catch campaign, `faulty:FAULT` for one fault)")(
+      "count,n", po::value<long>(), "programs to check (default 1000; 0 = no limit)")(
+      "seed,s", po::value<uint64_t>()->default_value(1), "random seed")(
+      "out,o", po::value<std::string>(),
+      "where counterexample bundles go (default ./strata-fuzz-SEED)")("no-fusion",
+                                                                      "check unfused runs only")(
+      "time-limit,t", po::value<double>(),
+      "stop after this many seconds (the catch campaign: per fault, default 60)")(
+      "shrink-limit", po::value<double>()->default_value(30),
+      "seconds spent shrinking one counterexample")("faults", "run the catch campaign")(
+      "min-catch-rate", po::value<double>()->default_value(0.95),
+      "the catch campaign fails below this fraction of faults caught")("quiet,q",
+                                                                       "no progress line");
+  ParsedArgs parsed = parse_args(args, options);
+  if (parsed.help) {
+    std::cout << options << "\n";
+    return 0;
+  }
+  if (!parsed.positional.empty())
+    throw Error(ErrorKind::Usage, "fuzz: unexpected argument `" + parsed.positional[0] + "`");
+  auto& vars = parsed.vars;
+  CampaignOptions o;
+  o.seed = vars["seed"].as<uint64_t>();
+  o.out = vars.count("out") ? fs::path(vars["out"].as<std::string>())
+                            : fs::path("strata-fuzz-" + std::to_string(o.seed));
+  if (vars.count("no-fusion")) o.fusion_modes = {false};
+  o.shrink_limit = vars["shrink-limit"].as<double>();
+  o.progress = !vars.count("quiet");
+  if (vars.count("count")) {
+    o.count = vars["count"].as<long>();
+    if (o.count < 0) throw Error(ErrorKind::Usage, "fuzz: --count must be >= 0");
+  }
+  double time_limit = vars.count("time-limit") ? vars["time-limit"].as<double>() : 0;
+  if (time_limit < 0) throw Error(ErrorKind::Usage, "fuzz: --time-limit must be >= 0");
+  std::string engine = vars.count("engine") ? vars["engine"].as<std::string>() : "";
+
+  if (vars.count("faults") || engine == "faulty") {
+    if (!vars.count("count")) o.count = 0;
+    return fault_campaign(o, vars.count("time-limit") ? time_limit : 60,
+                          vars["min-catch-rate"].as<double>());
+  }
+
+  std::vector<const Engine*> engines;
+  if (!engine.empty()) {
+    const Engine* e = faults::find_any_engine(engine);
+    if (!e)
+      throw Error(ErrorKind::Usage, "unknown engine `" + engine + "`; available: " +
+                                        engine_names() + ", faulty, faulty:FAULT");
+    std::string why;
+    if (!e->available(why))
+      throw Error(ErrorKind::Usage, "engine `" + engine + "` is not available here: " + why);
+    engines.push_back(e);
+  } else {
+    for (const Engine* e : all_engines()) {
+      std::string why;
+      if (e->name() == "interp") continue;
+      if (e->available(why))
+        engines.push_back(e);
+      else
+        std::cout << "skip  " << e->name() << ": " << why << "\n";
+    }
+    if (engines.empty()) engines.push_back(find_engine("interp"));
+  }
+  o.time_limit = time_limit;
+  size_t failures = 0;
+  for (const Engine* e : engines) {
+    o.engine = e;
+    CampaignResult r = run_campaign(o);
+    failures += r.failures.size();
+    std::cout << e->name() << ": " << r.programs << " programs in " << fixed(r.seconds, 1) << " s ("
+              << fixed(r.seconds > 0 ? double(r.programs) / r.seconds : 0, 1) << " programs/s), "
+              << r.failures.size() << " disagreement(s)\n";
+    for (const Counterexample& cx : r.failures)
+      std::cout << "  program " << cx.program << (cx.fusion ? "" : " (unfused)") << ": "
+                << cx.disagreement << "\n    shrunk to " << cx.nodes
+                << " nodes; replay: strata check " << cx.bundle.string() << "\n";
+  }
+  return failures == 0 ? 0 : 1;
+}
+
+} // namespace strata::tool
