@@ -1,0 +1,59 @@
+// `strata fuzz` and the table of `strata check`: a clean campaign exits 0, a
+// campaign against a faulty engine exits 1 and leaves a shrunk bundle that
+// `strata check DIR` replays, bad options are usage errors.
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+#include "tests/cli_util.h"
+
+namespace strata::test {
+namespace {
+namespace fs = std::filesystem;
+
+TEST(CliFuzz, ACleanCampaignExitsZero) {
+  TempDir dir;
+  CliResult r = run_cli("fuzz --engine interp --count 40 --seed 3 --out " + (dir / "b").string());
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("interp: 40 programs"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("0 disagreement(s)"), std::string::npos) << r.out;
+  // Not a terminal: the progress line is a plain line on stderr.
+  EXPECT_NE(r.err.find("fuzz interp: 40 programs"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir / "b"));
+}
+
+TEST(CliFuzz, AFaultIsCaughtShrunkSavedAndReplayed) {
+  TempDir dir;
+  CliResult r = run_cli("fuzz --engine faulty:vector_tail_dropped --count 100 --seed 1 --quiet "
+                        "--shrink-limit 5 --out " +
+                        (dir / "b").string());
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("replay: strata check"), std::string::npos) << r.out;
+  std::vector<fs::path> bundles;
+  for (const auto& e : fs::directory_iterator(dir / "b"))
+    bundles.push_back(e.path());
+  ASSERT_FALSE(bundles.empty());
+  EXPECT_TRUE(fs::exists(bundles[0] / "case.json"));
+  CliResult replay = run_cli("check " + bundles[0].string());
+  EXPECT_EQ(replay.exit_code, 1) << replay.out << replay.err;
+  EXPECT_NE(replay.out.find("faulty:vector_tail_dropped"), std::string::npos) << replay.out;
+  EXPECT_NE(replay.out.find("agrees"), std::string::npos) << replay.out; // the table
+}
+
+TEST(CliFuzz, BadOptionsAreUsageErrors) {
+  EXPECT_EQ(run_cli("fuzz --engine no_such_engine").exit_code, 2);
+  EXPECT_EQ(run_cli("fuzz --count -3").exit_code, 2);
+  EXPECT_EQ(run_cli("fuzz stray").exit_code, 2);
+  EXPECT_EQ(run_cli("fuzz --help").exit_code, 0);
+}
+
+TEST(CliCheckTable, OneRowPerProgramEngineAndFusion) {
+  CliResult r = run_cli("check " + source_path("examples/dotp.strata"));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("program"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("engine  fusion  agrees"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("interp  -       yes (expected)"), std::string::npos) << r.out;
+}
+
+} // namespace
+} // namespace strata::test
