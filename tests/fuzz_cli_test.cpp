@@ -25,7 +25,7 @@ TEST(CliFuzz, ACleanCampaignExitsZero) {
 TEST(CliFuzz, AFaultIsCaughtShrunkSavedAndReplayed) {
   TempDir dir;
   CliResult r = run_cli("fuzz --engine faulty:vector_tail_dropped --count 100 --seed 1 --quiet "
-                        "--shrink-limit 5 --out " +
+                        "--shrink-limit 2 --out " +
                         (dir / "b").string());
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("replay: strata check"), std::string::npos) << r.out;
