@@ -1,0 +1,406 @@
+#include "cuda/executor.h"
+
+#include <cstring>
+
+#include "core/overload.h"
+#include "core/runtime_errors.h"
+#include "fusion/checks.h"
+
+namespace strata::cuda {
+
+// ------------------------------------------------------------------ pool
+Pool::~Pool() {
+  for (auto& [size, address] : free_)
+    backend_.free(address);
+}
+
+std::shared_ptr<uint64_t> Pool::get(size_t bytes) {
+  bytes = (std::max<size_t>(bytes, 1) + 255) / 256 * 256;
+  uint64_t address = 0;
+  auto it = free_.find(bytes);
+  if (it != free_.end()) {
+    address = it->second;
+    free_.erase(it);
+  } else {
+    address = backend_.alloc(bytes);
+    ++allocations_;
+  }
+  std::weak_ptr<Pool*> alive = alive_;
+  Backend* backend = &backend_;
+  return std::shared_ptr<uint64_t>(new uint64_t(address), [alive, backend, bytes](uint64_t* a) {
+    if (auto p = alive.lock())
+      (*p)->free_.emplace(bytes, *a);
+    else
+      backend->free(*a);
+    delete a;
+  });
+}
+
+namespace {
+
+// An array in backend memory: its shape and one buffer per leaf.
+struct DevArray {
+  Shape shape;
+  std::vector<std::shared_ptr<uint64_t>> leaves;
+};
+
+class Run {
+public:
+  Run(const KernelGraph& g, const Generated& code, Backend& b, Pool& pool)
+      : g_(g), code_(code), b_(b), pool_(pool), arrays_(code.slots.size()),
+        table_(size_t(code.table_words), 0) {
+    table_dev_ = pool_.get(table_.size() * 8);
+    error_dev_ = pool_.get(sizeof(ErrorWords));
+    words_dev_ = pool_.get(64 * 8);
+    reset_error();
+  }
+
+  std::vector<Array> run(const std::vector<Array>& inputs) {
+    if (inputs.size() != g_.inputs.size())
+      throw Error(ErrorKind::Input, "the program takes " + std::to_string(g_.inputs.size()) +
+                                        " input(s), given " + std::to_string(inputs.size()));
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const ManifestArray& a = g_.arrays[size_t(g_.inputs[i])];
+      if (inputs[i].type() != a.type)
+        throw Error(ErrorKind::Input, "parameter `" + a.source_name + "` expects " + a.type.str() +
+                                          ", given " + inputs[i].type().str() + " of shape " +
+                                          shape_str(inputs[i].shape()));
+      set(g_.inputs[i], upload(inputs[i]));
+    }
+    for (size_t i = 0; i < g_.arrays.size(); ++i)
+      if (g_.arrays[i].origin == ManifestArray::Origin::Literal)
+        set(ArrayId(i), upload(g_.arrays[i].literal));
+    block(g_.body);
+    std::vector<Array> out;
+    for (ArrayId id : g_.outputs)
+      out.push_back(download(id));
+    return out;
+  }
+
+private:
+  const KernelGraph& g_;
+  const Generated& code_;
+  Backend& b_;
+  Pool& pool_;
+  std::vector<DevArray> arrays_;
+  std::vector<int64_t> table_;
+  bool table_dirty_ = true;
+  std::shared_ptr<uint64_t> table_dev_, error_dev_, words_dev_;
+
+  const Type& slot_type(ArrayId id) const { return code_.slots[size_t(id)]; }
+
+  // ---- arrays and the table
+  DevArray allocate(ArrayId id, const Shape& shape) {
+    DevArray a;
+    a.shape = shape;
+    int64_t n = shape_size(shape);
+    for (ScalarKind k : slot_type(id).elem().leaves())
+      a.leaves.push_back(pool_.get(size_t(n) * scalar_size(k)));
+    return a;
+  }
+
+  void set(ArrayId id, DevArray a) {
+    const Type& t = slot_type(id);
+    int o = code_.offsets[size_t(id)];
+    for (int k = 0; k < t.rank(); ++k)
+      table_[size_t(o + k)] = a.shape[size_t(k)];
+    table_[size_t(o + t.rank())] = shape_size(a.shape);
+    for (size_t l = 0; l < a.leaves.size(); ++l)
+      table_[size_t(o + t.rank() + 1) + l] = int64_t(*a.leaves[l]);
+    arrays_[size_t(id)] = std::move(a);
+    table_dirty_ = true;
+  }
+
+  DevArray upload(const Array& a) {
+    DevArray d;
+    d.shape = a.shape();
+    for (size_t l = 0; l < a.num_leaves(); ++l) {
+      size_t bytes = size_t(a.size()) * scalar_size(a.leaf_kind(l));
+      d.leaves.push_back(pool_.get(bytes));
+      if (bytes) b_.upload(*d.leaves.back(), a.leaf(l).data(), bytes);
+    }
+    return d;
+  }
+
+  Array download(ArrayId id) {
+    const DevArray& d = arrays_[size_t(id)];
+    Array a = Array::allocate(slot_type(id).elem(), d.shape);
+    for (size_t l = 0; l < a.num_leaves(); ++l) {
+      size_t bytes = size_t(a.size()) * scalar_size(a.leaf_kind(l));
+      if (bytes) b_.download(a.leaf(l).data(), *d.leaves[l], bytes);
+    }
+    return a;
+  }
+
+  // ---- launches and errors
+  void reset_error() {
+    ErrorWords e;
+    b_.upload(*error_dev_, &e, sizeof e);
+  }
+
+  void launch(const std::string& phase_name, const LaunchParams& p, int64_t n,
+              const std::function<void()>& replay = {}) {
+    if (n <= 0) return;
+    if (table_dirty_) {
+      b_.upload(*table_dev_, table_.data(), table_.size() * 8);
+      table_dirty_ = false;
+    }
+    b_.launch(phase_name, *table_dev_, *error_dev_, -1, p, n);
+    uint64_t first = 0;
+    b_.download(&first, *error_dev_, 8);
+    if (first == ~uint64_t(0)) return;
+    // Diagnose: run again so that only the first failing element writes its operands.
+    if (replay) replay();
+    b_.launch(phase_name, *table_dev_, *error_dev_, int64_t(first), p, n);
+    ErrorWords e;
+    b_.download(&e, *error_dev_, sizeof e);
+    reset_error();
+    throw error_of(e);
+  }
+
+  Error error_of(const ErrorWords& e) const {
+    const ErrorSite& s = code_.sites.at(size_t(e.site));
+    auto words = [&](int from, int count) { return Index(e.v + from, e.v + from + count); };
+    switch (s.kind) {
+    case ErrorSite::Kind::Division: {
+      auto scalar = [&](int64_t bits) {
+        return dispatch_kind(s.type, [&](auto tag) {
+          using T = decltype(tag);
+          return Scalar::make<T>(T(bits));
+        });
+      };
+      return division_by_zero(s.op, scalar(e.v[0]), scalar(e.v[1]), s.loc);
+    }
+    case ErrorSite::Kind::Read:
+      return index_out_of_bounds(words(0, s.rank), arrays_[size_t(s.array_id)].shape, s.opname,
+                                 s.array, s.loc);
+    case ErrorSite::Kind::LinearRead:
+      return linear_index_out_of_bounds(e.v[0], arrays_[size_t(s.array_id)].shape, s.opname,
+                                        s.array, s.loc);
+    case ErrorSite::Kind::ToIndex:
+      return Error(ErrorKind::Bounds, s.loc,
+                   "index " + shape_str(words(s.rank, s.rank)) + " out of bounds for shape " +
+                       shape_str(words(0, s.rank)) + " in `" + s.opname + "`");
+    case ErrorSite::Kind::FromIndex:
+      return Error(ErrorKind::Bounds, s.loc,
+                   "linear index " + std::to_string(e.v[s.rank]) + " out of bounds for shape " +
+                       shape_str(words(0, s.rank)) + " in `from-index`");
+    case ErrorSite::Kind::PermuteTarget:
+      return Error(ErrorKind::Bounds, s.loc,
+                   "target index " + shape_str(words(0, s.rank)) + " out of bounds for shape " +
+                       shape_str(arrays_[size_t(s.array_id)].shape) +
+                       " in `permute` (source element " +
+                       shape_str(from_linear(permute_source_, int64_t(e.first))) + ")");
+    }
+    return Error(ErrorKind::Resource, s.loc, "unknown error site");
+  }
+  Shape permute_source_;
+
+  // A closed expression's scalar leaves as 64-bit words.
+  std::vector<int64_t> eval(const Exp& e) {
+    LaunchParams p;
+    p.v[0] = int64_t(*words_dev_);
+    launch(code_.closed.at(&e), p, 1);
+    std::vector<int64_t> w(e.type.leaves().size());
+    if (!w.empty()) b_.download(w.data(), *words_dev_, w.size() * 8);
+    return w;
+  }
+
+  Shape prepare(const Delayed& d) {
+    run_delayed_checks(d, [&](const ExpPtr& e) { return Index(eval(*e)); });
+    return eval(*d.shape);
+  }
+
+  std::string entry(const Kernel& k, const char* phase) const {
+    return code_.kernels.at(k.id).prefix + "_" + phase;
+  }
+  ArrayId scratch(const Kernel& k, size_t i) const { return code_.kernels.at(k.id).scratch[i]; }
+
+  static void put_shape(LaunchParams& p, int base, const Shape& sh) {
+    for (size_t k = 0; k < sh.size(); ++k)
+      p.v[size_t(base) + k] = sh[k];
+  }
+
+  // ---- kernels
+  void block(const Block& b) {
+    for (const Kernel& k : b)
+      std::visit(
+          Overload{
+              [&](const kn::Generate& x) { generate(k, x); },
+              [&](const kn::Fold& x) { fold(k, x); }, [&](const kn::FoldSeg& x) { foldseg(k, x); },
+              [&](const kn::Scan& x) { scan(k, x); }, [&](const kn::Permute& x) { permute(k, x); },
+              [&](const kn::Stencil& x) { stencil(k, x); }, [&](const kn::Loop& x) { loop(k, x); },
+              [&](const kn::Branch& x) { branch(k, x); }},
+          k.body);
+  }
+
+  void generate(const Kernel& k, const kn::Generate& x) {
+    Shape sh = prepare(x.body);
+    set(k.outputs[0], allocate(k.outputs[0], sh));
+    LaunchParams p;
+    put_shape(p, 0, sh);
+    launch(entry(k, "elem"), p, shape_size(sh));
+  }
+
+  // rows, n and the input shape in p.v[0], v[1], v[4..]
+  static LaunchParams row_params(const Shape& sh, int64_t rows, int64_t chunk, int64_t chunks) {
+    LaunchParams p;
+    p.v[0] = rows;
+    p.v[1] = sh.back();
+    p.v[2] = chunk;
+    p.v[3] = chunks;
+    put_shape(p, 4, sh);
+    return p;
+  }
+
+  void fold(const Kernel& k, const kn::Fold& x) {
+    Shape sh = prepare(x.input);
+    int64_t n = sh.back();
+    Shape outer(sh.begin(), sh.end() - 1);
+    int64_t rows = shape_size(outer);
+    if (!x.seed && n == 0 && rows > 0)
+      throw Error(ErrorKind::EmptyReduction, k.ops.back().loc,
+                  "fold1 over an empty row (row " + shape_str(from_linear(outer, 0)) +
+                      " of shape " + shape_str(sh) + ")");
+    set(k.outputs[0], allocate(k.outputs[0], outer));
+    Chunking c = fold_chunking(n);
+    LaunchParams p = row_params(sh, rows, c.chunk, c.chunks);
+    if (c.chunks == 1) {
+      launch(entry(k, "rows"), p, rows);
+      return;
+    }
+    ArrayId partial = scratch(k, 0);
+    set(partial, allocate(partial, {rows * c.chunks}));
+    launch(entry(k, "chunks"), p, rows * c.chunks);
+    launch(entry(k, "finish"), p, rows);
+    arrays_[size_t(partial)] = {};
+  }
+
+  void scan(const Kernel& k, const kn::Scan& x) {
+    Shape sh = prepare(x.input);
+    int64_t n = sh.back();
+    Shape outer(sh.begin(), sh.end() - 1);
+    int64_t rows = shape_size(outer);
+    Shape result = sh;
+    if (x.kind == ac::ScanKind::Scanl || x.kind == ac::ScanKind::Scanr) result.back() = n + 1;
+    set(k.outputs[0], allocate(k.outputs[0], result));
+    if (x.kind == ac::ScanKind::ScanlPrime) set(k.outputs[1], allocate(k.outputs[1], outer));
+    Chunking c = scan_chunking(n);
+    LaunchParams p = row_params(sh, rows, c.chunk, c.chunks);
+    if (c.chunks > 1) {
+      ArrayId partial = scratch(k, 0), carry = scratch(k, 1);
+      set(partial, allocate(partial, {rows * c.chunks}));
+      set(carry, allocate(carry, {rows * c.chunks}));
+      launch(entry(k, "chunks"), p, rows * c.chunks);
+      launch(entry(k, "carry"), p, rows);
+    }
+    launch(entry(k, "scan"), p, rows * c.chunks);
+    arrays_[size_t(scratch(k, 0))] = {};
+    arrays_[size_t(scratch(k, 1))] = {};
+  }
+
+  void foldseg(const Kernel& k, const kn::FoldSeg& x) {
+    Shape sh = prepare(x.input);
+    const SrcLoc& loc = k.ops.back().loc;
+    int64_t n = sh.back(), nsegs = shape_size(arrays_[size_t(x.segs)].shape);
+    Shape outer(sh.begin(), sh.end() - 1);
+    int64_t rows = shape_size(outer);
+    ArrayId offsets = scratch(k, 0), status = scratch(k, 1);
+    set(offsets, allocate(offsets, {nsegs}));
+    set(status, allocate(status, {3}));
+    LaunchParams p = row_params(sh, rows, nsegs, 1);
+    launch(entry(k, "prep"), p, 1);
+    int64_t st[3];
+    b_.download(st, *arrays_[size_t(status)].leaves[0], sizeof st);
+    if (st[0] >= 0)
+      throw Error(ErrorKind::Shape, loc,
+                  "foldseg: segment " + std::to_string(st[0]) + " has negative length " +
+                      std::to_string(st[1]));
+    if (st[2] != n)
+      throw Error(ErrorKind::Shape, loc,
+                  "foldseg: segment lengths sum to " + std::to_string(st[2]) +
+                      " but the innermost dimension of " + shape_str(sh) + " is " +
+                      std::to_string(n));
+    Shape out = outer;
+    out.push_back(nsegs);
+    set(k.outputs[0], allocate(k.outputs[0], out));
+    launch(entry(k, "segs"), p, rows * nsegs);
+  }
+
+  void permute(const Kernel& k, const kn::Permute& x) {
+    Shape dsh = prepare(x.defaults), ssh = prepare(x.source);
+    int64_t n = shape_size(ssh);
+    set(k.outputs[0], allocate(k.outputs[0], dsh));
+    ArrayId targets = scratch(k, 0), values = scratch(k, 1);
+    set(targets, allocate(targets, {n}));
+    set(values, allocate(values, {n}));
+    LaunchParams p;
+    put_shape(p, 0, dsh);
+    put_shape(p, 8, ssh);
+    p.v[16] = n;
+    permute_source_ = ssh;
+    launch(entry(k, "defaults"), p, shape_size(dsh));
+    launch(entry(k, "source"), p, n);
+    // The combining step reads the output: a diagnosing run starts again from the defaults.
+    launch(entry(k, "combine"), p, 1, [&] {
+      b_.launch(entry(k, "defaults"), *table_dev_, *error_dev_, -1, p, shape_size(dsh));
+    });
+  }
+
+  void stencil(const Kernel& k, const kn::Stencil& x) {
+    Shape sh = arrays_[size_t(x.input)].shape;
+    set(k.outputs[0], allocate(k.outputs[0], sh));
+    LaunchParams p;
+    put_shape(p, 0, sh);
+    launch(entry(k, "elem"), p, shape_size(sh));
+  }
+
+  // awhile: state arrays are handed from one iteration to the next; the
+  // previous state's buffers go back to the pool, and the next body's
+  // outputs take them (double buffering without allocation per iteration).
+  void loop(const Kernel& k, const kn::Loop& l) {
+    std::vector<DevArray> state;
+    for (ArrayId id : l.init)
+      state.push_back(arrays_[size_t(id)]);
+    for (;;) {
+      for (size_t i = 0; i < state.size(); ++i)
+        set(l.state[i], state[i]);
+      state.clear();
+      block(l.cond);
+      bool go = false;
+      b_.download(&go, *arrays_[size_t(l.cond_result)].leaves[0], 1);
+      arrays_[size_t(l.cond_result)] = {};
+      if (!go) break;
+      block(l.body);
+      for (ArrayId id : l.next)
+        state.push_back(arrays_[size_t(id)]);
+      for (ArrayId id : l.next)
+        arrays_[size_t(id)] = {};
+    }
+    std::vector<DevArray> final_state;
+    for (ArrayId id : l.state)
+      final_state.push_back(arrays_[size_t(id)]);
+    for (size_t i = 0; i < k.outputs.size(); ++i)
+      set(k.outputs[i], final_state[i]);
+  }
+
+  void branch(const Kernel& k, const kn::Branch& b) {
+    bool c = eval(*b.cond).at(0) != 0;
+    block(c ? b.then_block : b.else_block);
+    const std::vector<ArrayId>& results = c ? b.then_results : b.else_results;
+    std::vector<DevArray> values;
+    for (ArrayId id : results)
+      values.push_back(arrays_[size_t(id)]);
+    for (size_t i = 0; i < k.outputs.size(); ++i)
+      set(k.outputs[i], values[i]);
+  }
+};
+
+} // namespace
+
+std::vector<Array> run_graph(const KernelGraph& g, const Generated& code, Backend& backend,
+                             Pool& pool, const std::vector<Array>& inputs) {
+  return Run(g, code, backend, pool).run(inputs);
+}
+
+} // namespace strata::cuda
