@@ -120,7 +120,7 @@ std::vector<Workload> make_workloads() {
                },
                [](int64_t) { return std::vector{scalar_f32()}; },
                [](int64_t n) { return double(n); }, [](int64_t n) { return 8.0 * double(n) + 4; },
-               1e-2, o3_dotp, tbb_dotp});
+               kSumRtol, o3_dotp, tbb_dotp});
   w.push_back(
       {"saxpy", "z = 2.5*x + y, 2^24 f32, out of place", true, 16 * M, M, 1000, example("saxpy"),
        [](int64_t n) {
