@@ -195,8 +195,8 @@ std::string Builder::permute(const Type& elem, int rank, int depth) {
         target = "(if " + exp(Type::scalar(ScalarKind::Bool), s, lim_.exp_depth) + " " + ignore +
                  " " + target + ")";
     }
-    return "(permute " + reduction_op(elem.scalar_kind()) + " " + d + " (lambda ((" + i + " " +
-           Type::index(rs).str() + ")) " + target + ") " + src + ")";
+    return "(permute " + reduction_op(elem.scalar_kind(), /*commutative=*/true) + " " + d +
+           " (lambda ((" + i + " " + Type::index(rs).str() + ")) " + target + ") " + src + ")";
   });
 }
 

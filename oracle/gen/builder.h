@@ -13,8 +13,9 @@
 // by construction most of the time (guarded divisors, indices taken modulo the
 // shape, a counter bounding every loop) and allowed on purpose in a small
 // fraction of programs, since errors are compared too. Reductions use only
-// associative operators: + * min max band bor bxor on integers, and or on
-// bools, + min max on floats.
+// associative operators: + * min max band bor bxor and the non-commutative
+// first/last non-zero on integers (not for permute, whose combiner must
+// commute), and or on bools, + min max on floats.
 #pragma once
 
 #include <string>
@@ -72,8 +73,9 @@ public:
     std::string body, text;
   };
   LambdaText lambda_parts(const std::vector<Type>& params, const Type& result, int depth);
-  // An associative (and commutative) combining function on k, and whether it is float `+`.
-  std::string reduction_op(ScalarKind k);
+  // An associative combining function on k; `commutative` (permute's
+  // combiners) excludes the non-commutative ones (first/last non-zero).
+  std::string reduction_op(ScalarKind k, bool commutative = false);
 
   std::string fresh(const char* prefix) { return prefix + std::to_string(counter_++); }
   Choices& choices() { return c_; }

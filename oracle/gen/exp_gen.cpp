@@ -111,8 +111,10 @@ std::string Builder::lambda(const std::vector<Type>& params, const Type& result,
   return lambda_parts(params, result, depth).text;
 }
 
-std::string Builder::reduction_op(ScalarKind k) {
+std::string Builder::reduction_op(ScalarKind k, bool commutative) {
   std::string op;
+  std::string a = fresh("a"), b = fresh("b"), ty(scalar_name(k));
+  std::string params = "(lambda ((" + a + " " + ty + ") (" + b + " " + ty + ")) ";
   if (k == ScalarKind::Bool) {
     op = c_.below(2) ? "or" : "and";
   } else if (is_float(k)) {
@@ -120,11 +122,20 @@ std::string Builder::reduction_op(ScalarKind k) {
     op = ops[c_.below(3)];
   } else {
     static const char* ops[] = {"+", "*", "min", "max", "band", "bor", "bxor"};
-    op = ops[c_.below(7)];
+    // Folds and scans may also get associative operators that are not
+    // commutative (LANGUAGE.md section 4 pins their operand order): the first
+    // and the last non-zero operand. Zero is their neutral element.
+    int pick = c_.below(commutative ? 7 : 9);
+    if (pick >= 7) {
+      std::string zero = "(cast " + ty + " 0)";
+      return params +
+             (pick == 7 ? "(if (/= " + a + " " + zero + ") " + a + " " + b + ")"
+                        : "(if (/= " + b + " " + zero + ") " + b + " " + a + ")") +
+             ")";
+    }
+    op = ops[pick];
   }
-  std::string a = fresh("a"), b = fresh("b"), ty(scalar_name(k));
-  return "(lambda ((" + a + " " + ty + ") (" + b + " " + ty + ")) (" + op + " " + a + " " + b +
-         "))";
+  return params + "(" + op + " " + a + " " + b + "))";
 }
 
 // ------------------------------------------------------------------ leaves
