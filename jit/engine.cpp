@@ -1,0 +1,162 @@
+// The jit engine: compile = build the kernel graph, then per kernel build its
+// key and LLVM IR and load its code (memory cache, disk cache or LLVM);
+// run = walk the graph like the tbb engine, calling the generated entries.
+#include "jit/engine.h"
+
+#include <chrono>
+
+#include "core/overload.h"
+#include "fusion/fuse.h"
+#include "jit/backend.h"
+#include "jit/kernels.h"
+#include "jit/key.h"
+
+namespace strata {
+namespace {
+using namespace jit;
+
+double ms_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+}
+
+class JitExecutable final : public Executable {
+public:
+  JitExecutable(KernelGraph g, const CompileOptions& o) : graph_(std::move(g)), options_(o) {
+    int max_id = -1;
+    for_each_kernel(graph_.body, [&](const Kernel& k) { max_id = std::max(max_id, k.id); });
+    table_size_ = graph_.arrays.size() + size_t(max_id + 1);
+    double codegen_ms = 0, compile_ms = 0;
+    std::string target = target_description();
+    for_each_kernel(graph_.body, [&](const Kernel& k) {
+      if (std::holds_alternative<kn::Loop>(k.body)) return;
+      auto t0 = std::chrono::steady_clock::now();
+      int temp = temp_id(k);
+      std::string key = kernel_key(kernel_text(graph_, k, temp), options_.checked, target);
+      CompiledKernel& c = kernels_[k.id];
+      c.code = generate_kernel_code(graph_, k, CodegenOptions{options_.checked, temp},
+                                    symbol_prefix(key));
+      double cg = ms_since(t0);
+      auto t1 = std::chrono::steady_clock::now();
+      LoadedKernel loaded = load_kernel(key, c.code);
+      c.fns = std::move(loaded.entries);
+      double cm = ms_since(t1);
+      codegen_ms += cg;
+      compile_ms += cm;
+      report_.kernels.push_back(KernelCompileInfo{k.id, cg + cm, loaded.cache});
+    });
+    report_.phases = {{"codegen", codegen_ms}, {"compile", compile_ms}};
+  }
+
+  std::vector<Array> run(const std::vector<Array>& inputs) override {
+    Runtime rt(graph_, table_size_);
+    const KernelGraph& g = graph_;
+    if (inputs.size() != g.inputs.size())
+      throw Error(ErrorKind::Input, "the program takes " + std::to_string(g.inputs.size()) +
+                                        " input(s), given " + std::to_string(inputs.size()));
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const ManifestArray& a = g.arrays[size_t(g.inputs[i])];
+      if (inputs[i].type() != a.type)
+        throw Error(ErrorKind::Input, "parameter `" + a.source_name + "` expects " + a.type.str() +
+                                          ", given " + inputs[i].type().str() + " of shape " +
+                                          shape_str(inputs[i].shape()));
+      rt.set(g.inputs[i], inputs[i]);
+    }
+    for (size_t i = 0; i < g.arrays.size(); ++i)
+      if (g.arrays[i].origin == ManifestArray::Origin::Literal) rt.set(int(i), g.arrays[i].literal);
+    block(rt, g.body);
+    std::vector<Array> out;
+    for (ArrayId id : g.outputs)
+      out.push_back(rt.get(id));
+    return out;
+  }
+
+  const CompileReport& compile_report() const override { return report_; }
+
+private:
+  KernelGraph graph_;
+  CompileOptions options_;
+  size_t table_size_ = 0;
+  std::map<int, CompiledKernel> kernels_;
+  CompileReport report_;
+
+  int temp_id(const Kernel& k) const { return int(graph_.arrays.size()) + k.id; }
+
+  template <class F> static void for_each_kernel(const Block& b, const F& f) {
+    for (const Kernel& k : b) {
+      f(k);
+      if (const auto* l = std::get_if<kn::Loop>(&k.body)) {
+        for_each_kernel(l->cond, f);
+        for_each_kernel(l->body, f);
+      } else if (const auto* br = std::get_if<kn::Branch>(&k.body)) {
+        for_each_kernel(br->then_block, f);
+        for_each_kernel(br->else_block, f);
+      }
+    }
+  }
+
+  void block(Runtime& rt, const Block& b) const {
+    for (const Kernel& k : b)
+      kernel(rt, k);
+  }
+
+  void kernel(Runtime& rt, const Kernel& k) const {
+    if (const auto* l = std::get_if<kn::Loop>(&k.body)) return loop(rt, k, *l);
+    const CompiledKernel& c = kernels_.at(k.id);
+    std::visit(Overload{[&](const kn::Generate& x) { run_generate(rt, c, k, x); },
+                        [&](const kn::Fold& x) { run_fold(rt, c, k, x); },
+                        [&](const kn::FoldSeg& x) { run_foldseg(rt, c, k, x); },
+                        [&](const kn::Scan& x) { run_scan(rt, c, k, x); },
+                        [&](const kn::Permute& x) { run_permute(rt, c, k, x, temp_id(k)); },
+                        [&](const kn::Stencil& x) { run_stencil(rt, c, k, x); },
+                        [&](const kn::Loop&) {}, [&](const kn::Branch& x) { branch(rt, c, k, x); }},
+               k.body);
+  }
+
+  // awhile: the state arrays pass from one iteration to the next by reference.
+  void loop(Runtime& rt, const Kernel& k, const kn::Loop& l) const {
+    std::vector<Array> state;
+    for (ArrayId id : l.init)
+      state.push_back(rt.get(id));
+    for (;;) {
+      for (size_t i = 0; i < state.size(); ++i)
+        rt.set(l.state[i], state[i]);
+      block(rt, l.cond);
+      if (!rt.get(l.cond_result).read(0, 0).get<bool>()) break;
+      block(rt, l.body);
+      for (size_t i = 0; i < state.size(); ++i)
+        state[i] = rt.get(l.next[i]);
+    }
+    for (size_t i = 0; i < k.outputs.size(); ++i)
+      rt.set(k.outputs[i], state[i]);
+  }
+
+  void branch(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::Branch& b) const {
+    bool cond = (rt.eval(c, *b.cond)[0] & 0xff) != 0;
+    block(rt, cond ? b.then_block : b.else_block);
+    const std::vector<ArrayId>& results = cond ? b.then_results : b.else_results;
+    std::vector<Array> values;
+    for (ArrayId id : results)
+      values.push_back(rt.get(id));
+    for (size_t i = 0; i < k.outputs.size(); ++i)
+      rt.set(k.outputs[i], values[i]);
+  }
+};
+
+class JitEngine final : public Engine {
+public:
+  std::string name() const override { return "jit"; }
+  bool available(std::string&) const override { return true; }
+  std::unique_ptr<Executable> compile(const Program& program,
+                                      const CompileOptions& options) const override {
+    return std::make_unique<JitExecutable>(
+        build_kernel_graph(program, FusionOptions{options.fusion}), options);
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Engine> make_jit_engine() {
+  return std::make_unique<JitEngine>();
+}
+
+} // namespace strata

@@ -1,0 +1,254 @@
+#include "jit/fn_builder.h"
+
+#include <llvm/IR/MDBuilder.h>
+
+namespace strata::jit {
+
+llvm::Type* reg_type(llvm::LLVMContext& c, ScalarKind k) {
+  switch (k) {
+  case ScalarKind::Bool: return llvm::Type::getInt1Ty(c);
+  case ScalarKind::I8:
+  case ScalarKind::U8: return llvm::Type::getInt8Ty(c);
+  case ScalarKind::I16:
+  case ScalarKind::U16: return llvm::Type::getInt16Ty(c);
+  case ScalarKind::I32:
+  case ScalarKind::U32: return llvm::Type::getInt32Ty(c);
+  case ScalarKind::I64:
+  case ScalarKind::U64: return llvm::Type::getInt64Ty(c);
+  case ScalarKind::F32: return llvm::Type::getFloatTy(c);
+  case ScalarKind::F64: return llvm::Type::getDoubleTy(c);
+  }
+  return nullptr;
+}
+
+llvm::Type* mem_type(llvm::LLVMContext& c, ScalarKind k) {
+  return k == ScalarKind::Bool ? llvm::Type::getInt8Ty(c) : reg_type(c, k);
+}
+
+FnBuilder::FnBuilder(llvm::Module& m, const KernelGraph& g, KernelCode& c, bool chk,
+                     const std::string& name)
+    : ctx(m.getContext()), mod(m), graph(g), code(c), checked(chk), b(m.getContext()),
+      pb_(m.getContext()) {
+  llvm::Type* ptr = llvm::PointerType::getUnqual(ctx);
+  llvm::Type* i64t = llvm::Type::getInt64Ty(ctx);
+  auto* type =
+      llvm::FunctionType::get(llvm::Type::getInt32Ty(ctx), {ptr, ptr, i64t, i64t, ptr}, false);
+  fn = llvm::Function::Create(type, llvm::Function::ExternalLinkage, name, m);
+  fn->addFnAttr(llvm::Attribute::NoUnwind);
+  fn->addParamAttr(1, llvm::Attribute::NoAlias);
+  arrays = fn->getArg(0);
+  error = fn->getArg(1);
+  begin = fn->getArg(2);
+  end = fn->getArg(3);
+  aux = fn->getArg(4);
+  prologue_ = llvm::BasicBlock::Create(ctx, "prologue", fn);
+  pb_.SetInsertPoint(prologue_);
+  b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "body", fn));
+}
+
+void FnBuilder::finish() {
+  b.CreateRet(b.getInt32(0));
+  pb_.CreateBr(&*std::next(fn->begin()));
+}
+
+llvm::Value* FnBuilder::leaf_ptr(int array, size_t leaf) {
+  auto key = std::make_pair(array, leaf);
+  auto it = leaf_ptrs_.find(key);
+  if (it != leaf_ptrs_.end()) return it->second;
+  llvm::Type* ptr = llvm::PointerType::getUnqual(ctx);
+  llvm::Value* entry = pb_.CreateConstGEP1_64(pb_.getInt8Ty(), arrays, uint64_t(array) * 24);
+  llvm::Value* leaves = pb_.CreateLoad(ptr, entry);
+  llvm::Value* p = pb_.CreateLoad(ptr, pb_.CreateConstGEP1_64(ptr, leaves, leaf));
+  return leaf_ptrs_[key] = p;
+}
+
+llvm::Value* FnBuilder::extent(int array, int dim) {
+  auto key = std::make_pair(array, dim);
+  auto it = extents_.find(key);
+  if (it != extents_.end()) return it->second;
+  llvm::Type* ptr = llvm::PointerType::getUnqual(ctx);
+  llvm::Value* entry = pb_.CreateConstGEP1_64(pb_.getInt8Ty(), arrays, uint64_t(array) * 24 + 8);
+  llvm::Value* sh = pb_.CreateLoad(ptr, entry);
+  llvm::Value* v =
+      pb_.CreateLoad(pb_.getInt64Ty(), pb_.CreateConstGEP1_64(pb_.getInt64Ty(), sh, uint64_t(dim)));
+  return extents_[key] = v;
+}
+
+llvm::Value* FnBuilder::size(int array) {
+  auto it = sizes_.find(array);
+  if (it != sizes_.end()) return it->second;
+  llvm::Value* entry = pb_.CreateConstGEP1_64(pb_.getInt8Ty(), arrays, uint64_t(array) * 24 + 16);
+  return sizes_[array] = pb_.CreateLoad(pb_.getInt64Ty(), entry);
+}
+
+Val FnBuilder::shape(int array, int rank) {
+  Val v;
+  for (int d = 0; d < rank; ++d)
+    v.push_back(extent(array, d));
+  return v;
+}
+
+llvm::Value* FnBuilder::load_mem(llvm::Value* ptr, ScalarKind k) {
+  llvm::Value* v = b.CreateLoad(mem_type(ctx, k), ptr);
+  return k == ScalarKind::Bool ? b.CreateICmpNE(v, b.getInt8(0)) : v;
+}
+
+void FnBuilder::store_mem(llvm::Value* ptr, ScalarKind k, llvm::Value* v) {
+  b.CreateStore(k == ScalarKind::Bool ? b.CreateZExt(v, b.getInt8Ty()) : v, ptr);
+}
+
+Val FnBuilder::load_elem(int array, const Type& elem, llvm::Value* pos) {
+  Val out;
+  std::vector<ScalarKind> kinds = elem.leaves();
+  for (size_t l = 0; l < kinds.size(); ++l) {
+    llvm::Value* p = b.CreateGEP(mem_type(ctx, kinds[l]), leaf_ptr(array, l), pos);
+    out.push_back(load_mem(p, kinds[l]));
+  }
+  return out;
+}
+
+void FnBuilder::store_elem(int array, const Type& elem, llvm::Value* pos, const Val& v) {
+  std::vector<ScalarKind> kinds = elem.leaves();
+  for (size_t l = 0; l < kinds.size(); ++l)
+    store_mem(b.CreateGEP(mem_type(ctx, kinds[l]), leaf_ptr(array, l), pos), kinds[l], v[l]);
+}
+
+llvm::Value* FnBuilder::slot_ptr(llvm::Value* base, int slot) {
+  return b.CreateConstGEP1_64(b.getInt8Ty(), base, uint64_t(slot) * 8);
+}
+
+Val FnBuilder::load_slots(llvm::Value* base, int first, const Type& t) {
+  Val out;
+  std::vector<ScalarKind> kinds = t.leaves();
+  for (size_t l = 0; l < kinds.size(); ++l)
+    out.push_back(load_mem(slot_ptr(base, first + int(l)), kinds[l]));
+  return out;
+}
+
+void FnBuilder::store_slots(llvm::Value* base, int first, const Type& t, const Val& v) {
+  std::vector<ScalarKind> kinds = t.leaves();
+  for (size_t l = 0; l < kinds.size(); ++l)
+    store_mem(slot_ptr(base, first + int(l)), kinds[l], v[l]);
+}
+
+void FnBuilder::fail_if(llvm::Value* cond, Site site, const std::vector<llvm::Value*>& payload) {
+  int id = int(code.sites.size());
+  code.sites.push_back(std::move(site));
+  llvm::BasicBlock* fail = llvm::BasicBlock::Create(ctx, "fail", fn);
+  llvm::BasicBlock* ok = llvm::BasicBlock::Create(ctx, "ok", fn);
+  llvm::MDBuilder md(ctx);
+  b.CreateCondBr(cond, fail, ok, md.createBranchWeights(1, 1 << 20));
+  b.SetInsertPoint(fail);
+  b.CreateStore(i64(id), error);
+  for (size_t k = 0; k < payload.size(); ++k)
+    b.CreateStore(payload[k], slot_ptr(error, int(k) + 1));
+  b.CreateRet(b.getInt32(1));
+  b.SetInsertPoint(ok);
+}
+
+void FnBuilder::for_range(llvm::Value* lo, llvm::Value* hi,
+                          const std::function<void(llvm::Value*)>& body) {
+  llvm::BasicBlock* pre = b.GetInsertBlock();
+  llvm::BasicBlock* loop = llvm::BasicBlock::Create(ctx, "loop", fn);
+  llvm::BasicBlock* exit = llvm::BasicBlock::Create(ctx, "exit", fn);
+  b.CreateCondBr(b.CreateICmpSLT(lo, hi), loop, exit);
+  b.SetInsertPoint(loop);
+  llvm::PHINode* i = b.CreatePHI(b.getInt64Ty(), 2);
+  i->addIncoming(lo, pre);
+  body(i);
+  llvm::Value* next = b.CreateAdd(i, i64(1));
+  i->addIncoming(next, b.GetInsertBlock());
+  b.CreateCondBr(b.CreateICmpSLT(next, hi), loop, exit);
+  b.SetInsertPoint(exit);
+}
+
+Val FnBuilder::from_linear(const Val& shape, llvm::Value* pos) {
+  Val ix(shape.size());
+  llvm::Value* rem = pos;
+  for (size_t d = shape.size(); d-- > 0;) {
+    if (d == 0) {
+      ix[d] = rem;
+      break;
+    }
+    llvm::Value* n = b.CreateSelect(b.CreateICmpEQ(shape[d], i64(0)), i64(1), shape[d]);
+    ix[d] = b.CreateURem(rem, n);
+    rem = b.CreateUDiv(rem, n);
+  }
+  return ix;
+}
+
+llvm::Value* FnBuilder::to_linear(const Val& shape, const Val& index) {
+  llvm::Value* pos = i64(0);
+  for (size_t d = 0; d < shape.size(); ++d)
+    pos = b.CreateAdd(b.CreateMul(pos, shape[d]), index[d]);
+  return pos;
+}
+
+void FnBuilder::for_positions(const Val& shape, llvm::Value* lo, llvm::Value* hi,
+                              const std::function<void(const Val&, llvm::Value*)>& body) {
+  size_t rank = shape.size();
+  if (rank == 0) {
+    llvm::BasicBlock* one = llvm::BasicBlock::Create(ctx, "one", fn);
+    llvm::BasicBlock* exit = llvm::BasicBlock::Create(ctx, "exit", fn);
+    b.CreateCondBr(b.CreateICmpSLT(lo, hi), one, exit);
+    b.SetInsertPoint(one);
+    body({}, lo);
+    b.CreateBr(exit);
+    b.SetInsertPoint(exit);
+    return;
+  }
+  if (rank == 1) {
+    for_range(lo, hi, [&](llvm::Value* i) { body({i}, i); });
+    return;
+  }
+  // Rows of the innermost dimension: an inner loop over j (vectorisable), the
+  // outer components advanced with a carry between rows.
+  llvm::BasicBlock* start = llvm::BasicBlock::Create(ctx, "rows", fn);
+  llvm::BasicBlock* exit = llvm::BasicBlock::Create(ctx, "rows_exit", fn);
+  b.CreateCondBr(b.CreateICmpSLT(lo, hi), start, exit);
+  b.SetInsertPoint(start);
+  Val ix0 = from_linear(shape, lo);
+  llvm::BasicBlock* pre = b.GetInsertBlock();
+  llvm::BasicBlock* row = llvm::BasicBlock::Create(ctx, "row", fn);
+  b.CreateBr(row);
+  b.SetInsertPoint(row);
+  llvm::PHINode* pos = b.CreatePHI(b.getInt64Ty(), 2);
+  pos->addIncoming(lo, pre);
+  std::vector<llvm::PHINode*> outer;
+  for (size_t d = 0; d + 1 < rank; ++d) {
+    outer.push_back(b.CreatePHI(b.getInt64Ty(), 2));
+    outer.back()->addIncoming(ix0[d], pre);
+  }
+  llvm::PHINode* j = b.CreatePHI(b.getInt64Ty(), 2);
+  j->addIncoming(ix0[rank - 1], pre);
+  llvm::Value* n = shape[rank - 1];
+  llvm::Value* left_in_row = b.CreateSub(n, j);
+  llvm::Value* left = b.CreateSub(hi, pos);
+  llvm::Value* count = b.CreateSelect(b.CreateICmpSLT(left_in_row, left), left_in_row, left);
+  Val fixed(outer.begin(), outer.end());
+  for_range(j, b.CreateAdd(j, count), [&](llvm::Value* jj) {
+    Val ix = fixed;
+    ix.push_back(jj);
+    body(ix, b.CreateAdd(pos, b.CreateSub(jj, j)));
+  });
+  llvm::Value* next_pos = b.CreateAdd(pos, count);
+  llvm::BasicBlock* advance = llvm::BasicBlock::Create(ctx, "advance", fn);
+  b.CreateCondBr(b.CreateICmpSLT(next_pos, hi), advance, exit);
+  b.SetInsertPoint(advance);
+  llvm::Value* carry = b.getTrue();
+  std::vector<llvm::Value*> next(outer.size());
+  for (size_t d = outer.size(); d-- > 0;) {
+    llvm::Value* inc = b.CreateSelect(carry, b.CreateAdd(outer[d], i64(1)), outer[d]);
+    llvm::Value* wrap = b.CreateAnd(carry, b.CreateICmpEQ(inc, shape[d]));
+    next[d] = b.CreateSelect(wrap, i64(0), inc);
+    carry = wrap;
+  }
+  pos->addIncoming(next_pos, advance);
+  for (size_t d = 0; d < outer.size(); ++d)
+    outer[d]->addIncoming(next[d], advance);
+  j->addIncoming(i64(0), advance);
+  b.CreateBr(row);
+  b.SetInsertPoint(exit);
+}
+
+} // namespace strata::jit

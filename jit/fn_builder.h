@@ -1,0 +1,106 @@
+// Builds one entry point (jit/abi.h) of a kernel: the function, its prologue
+// (array pointers and extents loaded once per call), the scalar code of the
+// kernel's lambdas (jit/scalar_codegen.cpp) and failing checks that write the
+// error slot and return 1. Used by jit/kernel_codegen.cpp only.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Module.h>
+
+#include "fusion/kernel_graph.h"
+#include "jit/codegen.h"
+
+namespace strata::jit {
+
+// A value as its scalar leaves (bool as i1), in order.
+using Val = std::vector<llvm::Value*>;
+
+// The stencil window `at` reads.
+struct Window {
+  std::string name;
+  int array = -1;
+  ac::Boundary boundary;
+  Val center;   // the element's index
+  Val constant; // the `constant` boundary's value
+};
+
+llvm::Type* reg_type(llvm::LLVMContext& c, ScalarKind k); // i1 for bool
+llvm::Type* mem_type(llvm::LLVMContext& c, ScalarKind k); // i8 for bool
+
+class FnBuilder {
+public:
+  FnBuilder(llvm::Module& m, const KernelGraph& g, KernelCode& code, bool checked,
+            const std::string& name);
+
+  llvm::LLVMContext& ctx;
+  llvm::Module& mod;
+  const KernelGraph& graph;
+  KernelCode& code;
+  bool checked;
+  llvm::Function* fn;
+  llvm::IRBuilder<> b;
+  llvm::Value *arrays, *error, *begin, *end, *aux;
+  std::optional<Window> window;
+
+  // Ends the function: `ret 0` at the current point, prologue linked to the body.
+  void finish();
+
+  llvm::Value* i64(int64_t v) { return b.getInt64(uint64_t(v)); }
+  // Loaded once in the prologue.
+  llvm::Value* leaf_ptr(int array, size_t leaf);
+  llvm::Value* extent(int array, int dim);
+  llvm::Value* size(int array);
+  Val shape(int array, int rank);
+
+  // Memory: element `pos` of `array` (all leaves of `type`), and stores.
+  Val load_elem(int array, const Type& elem, llvm::Value* pos);
+  void store_elem(int array, const Type& elem, llvm::Value* pos, const Val& v);
+  llvm::Value* load_mem(llvm::Value* ptr, ScalarKind k);
+  void store_mem(llvm::Value* ptr, ScalarKind k, llvm::Value* v);
+  Val load_slots(llvm::Value* base, int first, const Type& t);
+  void store_slots(llvm::Value* base, int first, const Type& t, const Val& v);
+  llvm::Value* slot_ptr(llvm::Value* base, int slot);
+
+  // Fails the check `site` (writing `payload`, each an i64 or narrower) when `cond` holds.
+  void fail_if(llvm::Value* cond, Site site, const std::vector<llvm::Value*>& payload);
+
+  // Scalar code.
+  Val exp(const Exp& e);
+  Val apply(const Lambda& f, const std::vector<Val>& args);
+  int array_id(const Acc& a) const;
+
+  // Loops: body(i) for i in [lo, hi) (i64), in order.
+  void for_range(llvm::Value* lo, llvm::Value* hi, const std::function<void(llvm::Value*)>& body);
+  // body(index, pos) for the row-major positions pos in [lo, hi) of `shape`.
+  void for_positions(const Val& shape, llvm::Value* lo, llvm::Value* hi,
+                     const std::function<void(const Val&, llvm::Value*)>& body);
+  // The row-major index of position `pos` in `shape`.
+  Val from_linear(const Val& shape, llvm::Value* pos);
+  llvm::Value* to_linear(const Val& shape, const Val& index);
+
+private:
+  llvm::BasicBlock* prologue_;
+  llvm::IRBuilder<> pb_; // at the end of the prologue
+  std::map<std::pair<int, size_t>, llvm::Value*> leaf_ptrs_;
+  std::map<std::pair<int, int>, llvm::Value*> extents_;
+  std::map<int, llvm::Value*> sizes_;
+  std::vector<std::pair<std::string, Val>> env_;
+
+  template <class T> Val form(const T& n, const Exp& e);
+  Val prim(const ex::PrimApp& p, const Exp& e);
+  Val short_circuit(const ex::PrimApp& p);
+  llvm::Value* cast(llvm::Value* v, ScalarKind from, ScalarKind to);
+  llvm::Value* libm(const char* name, ScalarKind k, std::vector<llvm::Value*> args);
+  llvm::Value* intrinsic(llvm::Intrinsic::ID id, std::vector<llvm::Value*> args,
+                         std::vector<llvm::Type*> types);
+  friend struct FormVisitor;
+};
+
+} // namespace strata::jit

@@ -1,0 +1,373 @@
+// The entry points of each kernel kind (jit/codegen.h), built with FnBuilder.
+// The host (jit/kernels.cpp) decides the ranges and fills the aux slots; the
+// slot layouts are written next to each entry below and mirrored there.
+#include "core/overload.h"
+#include "jit/fn_builder.h"
+#include "jit/llvm_module.h"
+
+namespace strata::jit {
+namespace {
+
+using llvm::Value;
+
+class KernelCodegen {
+public:
+  KernelCodegen(const KernelGraph& g, const Kernel& k, const CodegenOptions& o, KernelCode& code)
+      : g_(g), k_(k), o_(o), code_(code) {}
+
+  void run() {
+    std::visit(
+        Overload{[&](const kn::Generate& x) { generate(x); }, [&](const kn::Fold& x) { fold(x); },
+                 [&](const kn::FoldSeg& x) { foldseg(x); }, [&](const kn::Scan& x) { scan(x); },
+                 [&](const kn::Permute& x) { permute(x); },
+                 [&](const kn::Stencil& x) { stencil(x); }, [&](const kn::Loop&) {},
+                 [&](const kn::Branch& x) { closed(*x.cond); }},
+        k_.body);
+  }
+
+private:
+  const KernelGraph& g_;
+  const Kernel& k_;
+  const CodegenOptions& o_;
+  KernelCode& code_;
+
+  llvm::Module& mod() { return *code_.module->module; }
+
+  FnBuilder entry(int& index) {
+    index = code_.entries++;
+    return FnBuilder(mod(), g_, code_, o_.checked, code_.prefix + "_" + std::to_string(index));
+  }
+
+  // A closed expression: its leaves into aux slots 0...
+  void closed(const Exp& e) {
+    if (code_.closed.count(&e)) return;
+    int index;
+    FnBuilder f = entry(index);
+    f.store_slots(f.aux, 0, e.type, f.exp(e));
+    f.finish();
+    code_.closed[&e] = index;
+  }
+
+  void closed_parts(const Delayed& d) {
+    closed(*d.shape);
+    for (const Check& c : d.checks) {
+      if (c.a) closed(*c.a);
+      if (c.b) closed(*c.b);
+    }
+  }
+
+  // Elements [begin, end) of `d` into array `target` (its table entry has the shape).
+  void materialise(const Delayed& d, int target) {
+    closed_parts(d);
+    int index;
+    FnBuilder f = entry(index);
+    Val sh = f.shape(target, d.type.rank());
+    f.for_positions(sh, f.begin, f.end, [&](const Val& ix, Value* pos) {
+      f.store_elem(target, d.type.elem(), pos, f.apply(d.elem, {ix}));
+    });
+    f.finish();
+    code_.generate[&d] = index;
+  }
+
+  void generate(const kn::Generate& x) { materialise(x.body, k_.outputs[0]); }
+
+  // A loop over j in [lo, hi) carrying `acc`; returns the final value.
+  static Val fold_loop(FnBuilder& f, Value* lo, Value* hi, const Val& init,
+                       const std::function<Val(const Val&, Value*)>& step) {
+    llvm::IRBuilder<>& b = f.b;
+    llvm::BasicBlock* pre = b.GetInsertBlock();
+    llvm::BasicBlock* loop = llvm::BasicBlock::Create(f.ctx, "fold", f.fn);
+    llvm::BasicBlock* exit = llvm::BasicBlock::Create(f.ctx, "fold_exit", f.fn);
+    b.CreateCondBr(b.CreateICmpSLT(lo, hi), loop, exit);
+    b.SetInsertPoint(loop);
+    llvm::PHINode* j = b.CreatePHI(b.getInt64Ty(), 2);
+    j->addIncoming(lo, pre);
+    Val acc;
+    std::vector<llvm::PHINode*> phis;
+    for (Value* v : init) {
+      phis.push_back(b.CreatePHI(v->getType(), 2));
+      phis.back()->addIncoming(v, pre);
+      acc.push_back(phis.back());
+    }
+    Val next = step(acc, j);
+    llvm::BasicBlock* end = b.GetInsertBlock();
+    for (size_t l = 0; l < phis.size(); ++l)
+      phis[l]->addIncoming(next[l], end);
+    Value* j1 = b.CreateAdd(j, f.i64(1));
+    j->addIncoming(j1, end);
+    b.CreateCondBr(b.CreateICmpSLT(j1, hi), loop, exit);
+    b.SetInsertPoint(exit);
+    Val out;
+    for (size_t l = 0; l < init.size(); ++l) {
+      llvm::PHINode* phi = b.CreatePHI(init[l]->getType(), 2);
+      phi->addIncoming(init[l], pre);
+      phi->addIncoming(next[l], end);
+      out.push_back(phi);
+    }
+    return out;
+  }
+
+  static Val load_shape(FnBuilder& f, int rank) {
+    Val sh;
+    for (int d = 0; d < rank; ++d)
+      sh.push_back(f.b.CreateLoad(f.b.getInt64Ty(), f.slot_ptr(f.aux, d)));
+    return sh;
+  }
+
+  static Val with(Val outer, Value* j) {
+    outer.push_back(j);
+    return outer;
+  }
+
+  // aux[0..L) := f(aux[0..L), aux[L..2L)), or f(aux[L..2L), aux[0..L)) swapped.
+  void combine(const Lambda& fn, const Type& t, bool swapped, int& index) {
+    FnBuilder f = entry(index);
+    int leaves = int(t.leaves().size());
+    Val acc = f.load_slots(f.aux, 0, t), x = f.load_slots(f.aux, leaves, t);
+    f.store_slots(f.aux, 0, t, swapped ? f.apply(fn, {x, acc}) : f.apply(fn, {acc, x}));
+    f.finish();
+  }
+
+  // fold rows [begin, end): aux = shape (R), seed (L).
+  // fold chunk [begin, end) of positions in one row: aux = shape (R); result at R.
+  void fold(const kn::Fold& x) {
+    closed_parts(x.input);
+    if (x.seed) closed(*x.seed);
+    const Type& t = x.input.type.elem();
+    int rank = x.input.type.rank();
+    int out = k_.outputs[0];
+    {
+      FnBuilder f = entry(code_.main);
+      Val sh = load_shape(f, rank);
+      Val outer(sh.begin(), sh.end() - 1);
+      Value* n = sh.back();
+      f.for_range(f.begin, f.end, [&](Value* r) {
+        Val oix = f.from_linear(outer, r);
+        auto elem = [&](Value* j) { return f.apply(x.input.elem, {with(oix, j)}); };
+        Val init = x.seed ? f.load_slots(f.aux, rank, t) : elem(f.i64(0));
+        Val acc = fold_loop(f, f.i64(x.seed ? 0 : 1), n, init, [&](const Val& a, Value* j) {
+          return f.apply(x.f, {a, elem(j)});
+        });
+        f.store_elem(out, t, r, acc);
+      });
+      f.finish();
+    }
+    {
+      FnBuilder f = entry(code_.chunk);
+      Val sh = load_shape(f, rank);
+      Val outer(sh.begin(), sh.end() - 1);
+      Value* n = sh.back();
+      Value* row = f.b.CreateUDiv(f.begin, n);
+      Value* j0 = f.b.CreateSub(f.begin, f.b.CreateMul(row, n));
+      Value* j1 = f.b.CreateAdd(j0, f.b.CreateSub(f.end, f.begin));
+      Val oix = f.from_linear(outer, row);
+      auto elem = [&](Value* j) { return f.apply(x.input.elem, {with(oix, j)}); };
+      Val acc =
+          fold_loop(f, f.b.CreateAdd(j0, f.i64(1)), j1, elem(j0), [&](const Val& a, Value* j) {
+            return f.apply(x.f, {a, elem(j)});
+          });
+      f.store_slots(f.aux, rank, t, acc);
+      f.finish();
+    }
+    combine(x.f, t, false, code_.combine);
+  }
+
+  // foldseg units [begin, end) (row * nsegs + segment): aux = shape (R),
+  // offsets pointer, lengths pointer, nsegs, seed (L).
+  void foldseg(const kn::FoldSeg& x) {
+    closed_parts(x.input);
+    closed(*x.seed);
+    const Type& t = x.input.type.elem();
+    int rank = x.input.type.rank();
+    FnBuilder f = entry(code_.main);
+    llvm::IRBuilder<>& b = f.b;
+    Val sh = load_shape(f, rank);
+    Val outer(sh.begin(), sh.end() - 1);
+    llvm::Type* ptr = llvm::PointerType::getUnqual(f.ctx);
+    Value* offsets = b.CreateLoad(ptr, f.slot_ptr(f.aux, rank));
+    Value* lengths = b.CreateLoad(ptr, f.slot_ptr(f.aux, rank + 1));
+    Value* nsegs = b.CreateLoad(b.getInt64Ty(), f.slot_ptr(f.aux, rank + 2));
+    Val seed = f.load_slots(f.aux, rank + 3, t);
+    f.for_range(f.begin, f.end, [&](Value* u) {
+      Value* row = b.CreateUDiv(u, nsegs);
+      Value* s = b.CreateURem(u, nsegs);
+      Value* off = b.CreateLoad(b.getInt64Ty(), b.CreateGEP(b.getInt64Ty(), offsets, s));
+      Value* len = b.CreateLoad(b.getInt64Ty(), b.CreateGEP(b.getInt64Ty(), lengths, s));
+      Val oix = f.from_linear(outer, row);
+      Val acc = fold_loop(f, f.i64(0), len, seed, [&](const Val& a, Value* q) {
+        return f.apply(x.f, {a, f.apply(x.input.elem, {with(oix, b.CreateAdd(off, q))})});
+      });
+      f.store_elem(k_.outputs[0], t, u, acc);
+    });
+    f.finish();
+  }
+
+  // scan positions [begin, end) of one row: aux = shape (R), row, write flag,
+  // has-accumulator flag, accumulator (L) — read at the start, written at the end.
+  void scan(const kn::Scan& x) {
+    closed_parts(x.input);
+    if (x.seed) closed(*x.seed);
+    const Type& t = x.input.type.elem();
+    int rank = x.input.type.rank();
+    bool right = x.kind == ac::ScanKind::Scanr || x.kind == ac::ScanKind::Scanr1;
+    int out = k_.outputs[0];
+    FnBuilder f = entry(code_.main);
+    llvm::IRBuilder<>& b = f.b;
+    Val sh = load_shape(f, rank);
+    Val outer(sh.begin(), sh.end() - 1);
+    Value* n = sh.back();
+    Value* row = b.CreateLoad(b.getInt64Ty(), f.slot_ptr(f.aux, rank));
+    Value* write =
+        b.CreateICmpNE(b.CreateLoad(b.getInt64Ty(), f.slot_ptr(f.aux, rank + 1)), f.i64(0));
+    Value* has0 = f.load_mem(f.slot_ptr(f.aux, rank + 2), ScalarKind::Bool);
+    Val acc0 = f.load_slots(f.aux, rank + 3, t);
+    bool plus_one = x.kind == ac::ScanKind::Scanl || x.kind == ac::ScanKind::Scanr;
+    Value* m = plus_one ? b.CreateAdd(n, f.i64(1)) : n;
+    Val oix = f.from_linear(outer, row);
+    Val init = acc0;
+    init.push_back(has0);
+    Val fin = fold_loop(f, f.begin, f.end, init, [&](const Val& state, Value* q) {
+      Val acc(state.begin(), state.end() - 1);
+      Value* has = state.back();
+      Value* j = right ? b.CreateSub(b.CreateSub(n, f.i64(1)), q) : q;
+      Val v = f.apply(x.input.elem, {with(oix, j)});
+      // acc := has ? f(acc, v) (f(v, acc) to the right) : v
+      llvm::BasicBlock* from = b.GetInsertBlock();
+      llvm::BasicBlock* comb = llvm::BasicBlock::Create(f.ctx, "scan_comb", f.fn);
+      llvm::BasicBlock* join = llvm::BasicBlock::Create(f.ctx, "scan_join", f.fn);
+      b.CreateCondBr(has, comb, join);
+      b.SetInsertPoint(comb);
+      Val c = right ? f.apply(x.f, {v, acc}) : f.apply(x.f, {acc, v});
+      llvm::BasicBlock* comb_end = b.GetInsertBlock();
+      b.CreateBr(join);
+      b.SetInsertPoint(join);
+      Val next;
+      for (size_t l = 0; l < v.size(); ++l) {
+        llvm::PHINode* phi = b.CreatePHI(v[l]->getType(), 2);
+        phi->addIncoming(v[l], from);
+        phi->addIncoming(c[l], comb_end);
+        next.push_back(phi);
+      }
+      Value* pos = nullptr;
+      Value* cond = write;
+      switch (x.kind) {
+      case ac::ScanKind::Scanl: pos = b.CreateAdd(q, f.i64(1)); break;
+      case ac::ScanKind::ScanlPrime:
+        pos = b.CreateAdd(q, f.i64(1));
+        cond = b.CreateAnd(cond, b.CreateICmpSLT(pos, n));
+        break;
+      case ac::ScanKind::Scanl1: pos = q; break;
+      case ac::ScanKind::Scanr:
+      case ac::ScanKind::Scanr1: pos = j; break;
+      }
+      llvm::BasicBlock* store = llvm::BasicBlock::Create(f.ctx, "scan_store", f.fn);
+      llvm::BasicBlock* after = llvm::BasicBlock::Create(f.ctx, "scan_next", f.fn);
+      b.CreateCondBr(cond, store, after);
+      b.SetInsertPoint(store);
+      f.store_elem(out, t, b.CreateAdd(b.CreateMul(row, m), pos), next);
+      b.CreateBr(after);
+      b.SetInsertPoint(after);
+      next.push_back(b.getTrue());
+      return next;
+    });
+    Val acc(fin.begin(), fin.end() - 1);
+    f.store_mem(f.slot_ptr(f.aux, rank + 2), ScalarKind::Bool, fin.back());
+    f.store_slots(f.aux, rank + 3, t, acc);
+    f.finish();
+    combine(x.f, t, false, code_.combine);
+    combine(x.f, t, true, code_.combine_swapped);
+  }
+
+  // permute: defaults into the result, source values into the temporary;
+  // targets of source positions [begin, end) into the i64 buffer at aux[0]
+  // (-1: ignored); then combine positions [begin, end) in order.
+  void permute(const kn::Permute& x) {
+    int out = k_.outputs[0], src = o_.temp_id;
+    materialise(x.defaults, out);
+    materialise(x.source, src);
+    const Type& t = x.defaults.type.elem();
+    int rd = x.defaults.type.rank(), rs = x.source.type.rank();
+    if (rd + 1 > kPayloadSlots)
+      throw Error(ErrorKind::Type, k_.ops.back().loc,
+                  "jit: permute of rank above 15 is not supported");
+    {
+      FnBuilder f = entry(code_.targets);
+      llvm::IRBuilder<>& b = f.b;
+      Value* buf = b.CreateLoad(llvm::PointerType::getUnqual(f.ctx), f.slot_ptr(f.aux, 0));
+      Val ssh = f.shape(src, rs), dsh = f.shape(out, rd);
+      f.for_positions(ssh, f.begin, f.end, [&](const Val& ix, Value* pos) {
+        Val target = f.apply(x.target, {ix});
+        Value* ignored = rd > 0 ? b.getTrue() : b.getFalse();
+        Value* outside = b.getFalse();
+        for (int d = 0; d < rd; ++d) {
+          ignored = b.CreateAnd(ignored, b.CreateICmpEQ(target[size_t(d)], f.i64(-1)));
+          outside = b.CreateOr(outside, b.CreateICmpUGE(target[size_t(d)], dsh[size_t(d)]));
+        }
+        if (o_.checked) {
+          Site s{Site::Kind::PermuteTarget, k_.ops.back().loc};
+          s.array_id = out;
+          s.source_id = src;
+          s.rank = rd;
+          Val payload = target;
+          payload.push_back(pos);
+          f.fail_if(b.CreateAnd(b.CreateNot(ignored), outside), s, payload);
+        }
+        Value* lin = b.CreateSelect(ignored, f.i64(-1), f.to_linear(dsh, target));
+        b.CreateStore(lin, b.CreateGEP(b.getInt64Ty(), buf, pos));
+      });
+      f.finish();
+    }
+    {
+      FnBuilder f = entry(code_.main);
+      llvm::IRBuilder<>& b = f.b;
+      Value* buf = b.CreateLoad(llvm::PointerType::getUnqual(f.ctx), f.slot_ptr(f.aux, 0));
+      f.for_range(f.begin, f.end, [&](Value* i) {
+        Value* tgt = b.CreateLoad(b.getInt64Ty(), b.CreateGEP(b.getInt64Ty(), buf, i));
+        llvm::BasicBlock* yes = llvm::BasicBlock::Create(f.ctx, "combine", f.fn);
+        llvm::BasicBlock* next = llvm::BasicBlock::Create(f.ctx, "combine_next", f.fn);
+        b.CreateCondBr(b.CreateICmpSGE(tgt, f.i64(0)), yes, next);
+        b.SetInsertPoint(yes);
+        Val nv = f.load_elem(src, t, i), old = f.load_elem(out, t, tgt);
+        f.store_elem(out, t, tgt, f.apply(x.combine, {nv, old}));
+        b.CreateBr(next);
+        b.SetInsertPoint(next);
+      });
+      f.finish();
+    }
+  }
+
+  // stencil positions [begin, end) of the result (the input's shape).
+  void stencil(const kn::Stencil& x) {
+    int in = x.input, out = k_.outputs[0];
+    int rank = g_.arrays[size_t(in)].type.rank();
+    FnBuilder f = entry(code_.main);
+    Window w;
+    w.name = x.f.params[0].name;
+    w.array = in;
+    w.boundary = x.boundary;
+    if (x.boundary.kind == ac::BoundaryKind::Constant) w.constant = f.exp(*x.boundary.constant);
+    Val sh = f.shape(in, rank);
+    const Type& t = g_.arrays[size_t(out)].type.elem();
+    f.for_positions(sh, f.begin, f.end, [&](const Val& ix, Value* pos) {
+      w.center = ix;
+      f.window = w;
+      f.store_elem(out, t, pos, f.apply(x.f, {Val{}}));
+    });
+    f.finish();
+  }
+};
+
+} // namespace
+
+KernelCode generate_kernel_code(const KernelGraph& g, const Kernel& k, const CodegenOptions& o,
+                                const std::string& prefix) {
+  KernelCode code;
+  code.prefix = prefix;
+  code.module = std::make_shared<ModuleHandle>();
+  code.module->context = std::make_unique<llvm::LLVMContext>();
+  code.module->module = std::make_unique<llvm::Module>(prefix, *code.module->context);
+  KernelCodegen(g, k, o, code).run();
+  return code;
+}
+
+} // namespace strata::jit

@@ -1,0 +1,272 @@
+#include "jit/kernels.h"
+
+#include <optional>
+
+namespace strata::jit {
+namespace {
+
+constexpr int64_t kGrain = 16384;   // elements per parallel chunk
+constexpr int64_t kLongRow = 32768; // fold rows this long are folded in chunks
+constexpr int64_t kFoldChunk = 16384;
+constexpr int64_t kLongScan = 65536; // scan rows this long are scanned in 3 phases
+constexpr int64_t kScanChunk = 16384;
+
+Shape outer_of(const Shape& sh) {
+  return Shape(sh.begin(), sh.end() - 1);
+}
+
+// Rows per chunk so that a chunk holds about kGrain elements.
+int64_t row_grain(int64_t n) {
+  return std::max<int64_t>(1, kGrain / std::max<int64_t>(n, 1));
+}
+
+std::vector<Slot> shape_slots(const Shape& sh, size_t extra) {
+  std::vector<Slot> s(sh.begin(), sh.end());
+  s.resize(sh.size() + extra, 0);
+  return s;
+}
+
+} // namespace
+
+void run_generate(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::Generate& g) {
+  Shape sh = rt.prepare(c, g.body);
+  rt.set(k.outputs[0], Array::allocate(g.body.type.elem(), sh));
+  rt.parallel(c, c.code.generate.at(&g.body), rt.get(k.outputs[0]).size(), kGrain, nullptr);
+}
+
+void run_fold(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::Fold& f) {
+  Shape sh = rt.prepare(c, f.input);
+  int64_t n = sh.back();
+  Shape outer = outer_of(sh);
+  int64_t rows = shape_size(outer);
+  size_t leaves = f.input.type.elem().leaves().size();
+  std::vector<Slot> seed;
+  if (f.seed) seed = rt.eval(c, *f.seed);
+  rt.set(k.outputs[0], Array::allocate(f.input.type.elem(), outer));
+  if (!f.seed && n == 0 && rows > 0) {
+    throw Error(ErrorKind::EmptyReduction, k.ops.back().loc,
+                "fold1 over an empty row (row " + shape_str(from_linear(outer, 0)) + " of shape " +
+                    shape_str(sh) + ")");
+  }
+  Array& out = rt.get_mutable(k.outputs[0]);
+  int rank = int(sh.size());
+  if (n < kLongRow) {
+    std::vector<Slot> aux = shape_slots(sh, leaves);
+    std::copy(seed.begin(), seed.end(), aux.begin() + rank);
+    rt.parallel(c, c.code.main, rows, row_grain(n), aux.data());
+    return;
+  }
+  // Long rows: chunks of kFoldChunk folded in parallel, combined left to right from the seed.
+  int64_t chunks = (n + kFoldChunk - 1) / kFoldChunk;
+  for (int64_t row = 0; row < rows; ++row) {
+    std::vector<std::vector<Slot>> partial(static_cast<size_t>(chunks), std::vector<Slot>(leaves));
+    JitError first;
+    bool failed = parallel_ranges(
+        chunks, 1,
+        [&](int64_t b, int64_t, JitError& err) {
+          std::vector<Slot> aux = shape_slots(sh, leaves);
+          int64_t start = row * n + b * kFoldChunk;
+          int64_t len = std::min(kFoldChunk, n - b * kFoldChunk);
+          if (c.fn(c.code.chunk)(rt.table(), &err, start, start + len, aux.data()) != 0)
+            return true;
+          std::copy(aux.begin() + rank, aux.end(), partial[size_t(b)].begin());
+          return false;
+        },
+        first);
+    if (failed) rt.fail(c, first);
+    std::vector<Slot> acc(2 * leaves);
+    size_t next = 0;
+    if (f.seed)
+      std::copy(seed.begin(), seed.end(), acc.begin());
+    else
+      std::copy(partial[next].begin(), partial[next].end(), acc.begin()), ++next;
+    for (; next < partial.size(); ++next) {
+      std::copy(partial[next].begin(), partial[next].end(), acc.begin() + long(leaves));
+      rt.call(c, c.code.combine, 0, 1, acc.data());
+    }
+    slots_to_array(acc.data(), out, row);
+  }
+}
+
+void run_foldseg(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::FoldSeg& f) {
+  Shape sh = rt.prepare(c, f.input);
+  const Array& segs = rt.get(f.segs);
+  const SrcLoc& loc = k.ops.back().loc;
+  int64_t n = sh.back();
+  const int64_t* lengths = segs.leaf_data<int64_t>(0);
+  int64_t nsegs = segs.size(), total = 0;
+  std::vector<int64_t> offset(static_cast<size_t>(nsegs));
+  for (int64_t s = 0; s < nsegs; ++s) {
+    if (lengths[s] < 0)
+      throw Error(ErrorKind::Shape, loc,
+                  "foldseg: segment " + std::to_string(s) + " has negative length " +
+                      std::to_string(lengths[s]));
+    offset[size_t(s)] = total;
+    if (__builtin_add_overflow(total, lengths[s], &total)) total = -1;
+  }
+  if (total != n)
+    throw Error(ErrorKind::Shape, loc,
+                "foldseg: segment lengths sum to " + std::to_string(total) +
+                    " but the innermost dimension of " + shape_str(sh) + " is " +
+                    std::to_string(n));
+  Shape out_shape = outer_of(sh);
+  int64_t rows = shape_size(out_shape);
+  out_shape.push_back(nsegs);
+  rt.set(k.outputs[0], Array::allocate(f.input.type.elem(), out_shape));
+  std::vector<Slot> seed = rt.eval(c, *f.seed);
+  int rank = int(sh.size());
+  std::vector<Slot> aux = shape_slots(sh, 3 + seed.size());
+  aux[size_t(rank)] = Slot(reinterpret_cast<intptr_t>(offset.data()));
+  aux[size_t(rank) + 1] = Slot(reinterpret_cast<intptr_t>(lengths));
+  aux[size_t(rank) + 2] = nsegs;
+  std::copy(seed.begin(), seed.end(), aux.begin() + rank + 3);
+  int64_t avg = nsegs > 0 ? n / nsegs : 0;
+  rt.parallel(c, c.code.main, rows * nsegs, row_grain(avg), aux.data());
+}
+
+namespace {
+
+struct ScanPlan {
+  Shape shape;
+  int64_t n = 0, m = 0, rows = 0;
+  int rank = 0;
+  size_t leaves = 0;
+  std::optional<std::vector<Slot>> seed;
+};
+
+// aux for the scan entry: shape, row, write, has, acc.
+std::vector<Slot> scan_aux(const ScanPlan& p, int64_t row, bool write,
+                           const std::optional<std::vector<Slot>>& acc) {
+  std::vector<Slot> aux = shape_slots(p.shape, 3 + p.leaves);
+  aux[size_t(p.rank)] = row;
+  aux[size_t(p.rank) + 1] = write ? 1 : 0;
+  aux[size_t(p.rank) + 2] = acc ? 1 : 0;
+  if (acc) std::copy(acc->begin(), acc->end(), aux.begin() + p.rank + 3);
+  return aux;
+}
+
+std::optional<std::vector<Slot>> scan_result(const ScanPlan& p, const std::vector<Slot>& aux) {
+  if ((aux[size_t(p.rank) + 2] & 0xff) == 0) return std::nullopt;
+  return std::vector<Slot>(aux.begin() + p.rank + 3, aux.end());
+}
+
+} // namespace
+
+void run_scan(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::Scan& s) {
+  using ac::ScanKind;
+  ScanPlan p;
+  p.shape = rt.prepare(c, s.input);
+  p.rank = int(p.shape.size());
+  p.n = p.shape.back();
+  Shape outer = outer_of(p.shape);
+  p.rows = shape_size(outer);
+  p.leaves = s.input.type.elem().leaves().size();
+  if (s.seed) p.seed = rt.eval(c, *s.seed);
+  bool plus_one = s.kind == ScanKind::Scanl || s.kind == ScanKind::Scanr;
+  bool right = s.kind == ScanKind::Scanr || s.kind == ScanKind::Scanr1;
+  p.m = plus_one ? p.n + 1 : p.n;
+  Shape out_shape = outer;
+  out_shape.push_back(p.m);
+  const Type& elem = s.input.type.elem();
+  rt.set(k.outputs[0], Array::allocate(elem, out_shape));
+  bool prime = s.kind == ScanKind::ScanlPrime;
+  if (prime) rt.set(k.outputs[1], Array::allocate(elem, outer));
+  Array& out = rt.get_mutable(k.outputs[0]);
+
+  // The seed's own place in each row, and scanl's totals.
+  auto finish_row = [&](int64_t row, const std::optional<std::vector<Slot>>& acc) {
+    if (p.seed) {
+      if (s.kind == ScanKind::Scanl) slots_to_array(p.seed->data(), out, row * p.m);
+      if (s.kind == ScanKind::Scanr) slots_to_array(p.seed->data(), out, row * p.m + p.n);
+      if (prime && p.n > 0) slots_to_array(p.seed->data(), out, row * p.m);
+    }
+    if (prime) slots_to_array(acc->data(), rt.get_mutable(k.outputs[1]), row);
+  };
+
+  if (p.n < kLongScan) {
+    JitError first;
+    bool failed = parallel_ranges(
+        p.rows, row_grain(p.n),
+        [&](int64_t b, int64_t e, JitError& err) {
+          for (int64_t row = b; row < e; ++row) {
+            std::vector<Slot> aux = scan_aux(p, row, true, p.seed);
+            if (c.fn(c.code.main)(rt.table(), &err, 0, p.n, aux.data()) != 0) return true;
+            finish_row(row, scan_result(p, aux));
+          }
+          return false;
+        },
+        first);
+    if (failed) rt.fail(c, first);
+    return;
+  }
+  // Long rows: fold every chunk, combine the totals in order, scan every chunk from its carry.
+  int64_t chunks = (p.n + kScanChunk - 1) / kScanChunk;
+  for (int64_t row = 0; row < p.rows; ++row) {
+    std::vector<std::vector<Slot>> totals(static_cast<size_t>(chunks));
+    JitError first;
+    bool failed = parallel_ranges(
+        chunks, 1,
+        [&](int64_t ch, int64_t, JitError& err) {
+          std::vector<Slot> aux = scan_aux(p, row, false, std::nullopt);
+          int64_t q0 = ch * kScanChunk, q1 = std::min(p.n, q0 + kScanChunk);
+          if (c.fn(c.code.main)(rt.table(), &err, q0, q1, aux.data()) != 0) return true;
+          totals[size_t(ch)] = *scan_result(p, aux);
+          return false;
+        },
+        first);
+    if (failed) rt.fail(c, first);
+    std::vector<std::optional<std::vector<Slot>>> carry(static_cast<size_t>(chunks));
+    carry[0] = p.seed;
+    for (int64_t ch = 1; ch < chunks; ++ch) {
+      const auto& before = carry[size_t(ch - 1)];
+      if (!before) {
+        carry[size_t(ch)] = totals[size_t(ch - 1)];
+        continue;
+      }
+      std::vector<Slot> acc = *before;
+      acc.insert(acc.end(), totals[size_t(ch - 1)].begin(), totals[size_t(ch - 1)].end());
+      rt.call(c, right ? c.code.combine_swapped : c.code.combine, 0, 1, acc.data());
+      acc.resize(p.leaves);
+      carry[size_t(ch)] = acc;
+    }
+    std::vector<std::optional<std::vector<Slot>>> last(static_cast<size_t>(chunks));
+    failed = parallel_ranges(
+        chunks, 1,
+        [&](int64_t ch, int64_t, JitError& err) {
+          std::vector<Slot> aux = scan_aux(p, row, true, carry[size_t(ch)]);
+          int64_t q0 = ch * kScanChunk, q1 = std::min(p.n, q0 + kScanChunk);
+          if (c.fn(c.code.main)(rt.table(), &err, q0, q1, aux.data()) != 0) return true;
+          last[size_t(ch)] = scan_result(p, aux);
+          return false;
+        },
+        first);
+    if (failed) rt.fail(c, first);
+    finish_row(row, last.back());
+  }
+}
+
+void run_permute(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::Permute& p,
+                 int temp_id) {
+  Shape dsh = rt.prepare(c, p.defaults);
+  rt.set(k.outputs[0], Array::allocate(p.defaults.type.elem(), dsh));
+  rt.parallel(c, c.code.generate.at(&p.defaults), shape_size(dsh), kGrain, nullptr);
+  Shape ssh = rt.prepare(c, p.source);
+  rt.set(temp_id, Array::allocate(p.source.type.elem(), ssh));
+  int64_t n = shape_size(ssh);
+  rt.parallel(c, c.code.generate.at(&p.source), n, kGrain, nullptr);
+  std::vector<int64_t> targets(static_cast<size_t>(n));
+  Slot aux[1] = {Slot(reinterpret_cast<intptr_t>(targets.data()))};
+  rt.parallel(c, c.code.targets, n, kGrain, aux);
+  // Combining follows source order, on one thread.
+  if (n > 0) rt.call(c, c.code.main, 0, n, aux);
+  rt.set(temp_id, Array());
+}
+
+void run_stencil(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::Stencil& s) {
+  const Array& in = rt.get(s.input);
+  rt.set(k.outputs[0],
+         Array::allocate(rt.graph.arrays[size_t(k.outputs[0])].type.elem(), in.shape()));
+  rt.parallel(c, c.code.main, in.size(), kGrain, nullptr);
+}
+
+} // namespace strata::jit

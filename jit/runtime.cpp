@@ -1,0 +1,112 @@
+#include "jit/runtime.h"
+
+#include <atomic>
+#include <cstring>
+#include <limits>
+#include <mutex>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include "fusion/checks.h"
+
+namespace strata::jit {
+
+Runtime::Runtime(const KernelGraph& g, size_t table_size)
+    : graph(g), arrays_(table_size), leaves_(table_size), table_(table_size) {}
+
+void Runtime::set(int id, Array a) {
+  size_t i = size_t(id);
+  arrays_[i] = std::move(a);
+  const Array& x = arrays_[i];
+  leaves_[i].clear();
+  for (size_t l = 0; l < x.num_leaves(); ++l)
+    leaves_[i].push_back(x.leaf(l).data());
+  table_[i] = JitArray{leaves_[i].data(), x.shape().data(), x.size()};
+}
+
+void Runtime::fail(const CompiledKernel& k, const JitError& e) const {
+  if (e.site < 0 || size_t(e.site) >= k.code.sites.size())
+    throw Error(ErrorKind::Resource, "jit: generated code reported an unknown check");
+  throw decode_error(k.code.sites[size_t(e.site)], e,
+                     [&](int id) { return arrays_[size_t(id)].shape(); });
+}
+
+void Runtime::call(const CompiledKernel& k, int fn, int64_t begin, int64_t end, Slot* aux) const {
+  JitError e;
+  if (k.fn(fn)(table(), &e, begin, end, aux) != 0) fail(k, e);
+}
+
+std::vector<Slot> Runtime::eval(const CompiledKernel& k, const Exp& e) const {
+  std::vector<Slot> slots(e.type.leaves().size() + 1, 0);
+  call(k, k.code.closed.at(&e), 0, 1, slots.data());
+  slots.pop_back();
+  return slots;
+}
+
+Index Runtime::eval_index(const CompiledKernel& k, const Exp& e) const {
+  std::vector<Slot> s = eval(k, e);
+  return Index(s.begin(), s.end());
+}
+
+Shape Runtime::prepare(const CompiledKernel& k, const Delayed& d) const {
+  run_delayed_checks(d, [&](const ExpPtr& e) { return eval_index(k, *e); });
+  Shape sh = eval_index(k, *d.shape);
+  shape_size(sh); // a clear error for shapes too large to count
+  return sh;
+}
+
+void Runtime::parallel(const CompiledKernel& k, int fn, int64_t n, int64_t grain, Slot* aux) const {
+  EntryFn f = k.fn(fn);
+  JitError first;
+  bool failed = parallel_ranges(
+      n, grain,
+      [&](int64_t b, int64_t e, JitError& err) { return f(table(), &err, b, e, aux) != 0; }, first);
+  if (failed) fail(k, first);
+}
+
+bool parallel_ranges(int64_t n, int64_t grain,
+                     const std::function<bool(int64_t, int64_t, JitError&)>& body,
+                     JitError& first) {
+  if (n <= 0) return false;
+  grain = std::max<int64_t>(grain, 1);
+  if (n <= grain) return body(0, n, first);
+  int64_t chunks = (n + grain - 1) / grain;
+  std::atomic<int64_t> lowest{std::numeric_limits<int64_t>::max()};
+  std::mutex mutex;
+  tbb::parallel_for(
+      tbb::blocked_range<int64_t>(0, chunks, 1),
+      [&](const tbb::blocked_range<int64_t>& r) {
+        for (int64_t c = r.begin(); c < r.end(); ++c) {
+          if (c > lowest.load(std::memory_order_relaxed)) return;
+          JitError err;
+          if (body(c * grain, std::min(n, (c + 1) * grain), err)) {
+            std::lock_guard lock(mutex);
+            if (c < lowest.load()) {
+              lowest = c;
+              first = err;
+            }
+            return;
+          }
+        }
+      },
+      tbb::simple_partitioner());
+  return lowest.load() != std::numeric_limits<int64_t>::max();
+}
+
+void slots_to_array(const Slot* slots, Array& a, int64_t pos) {
+  for (size_t l = 0; l < a.num_leaves(); ++l) {
+    size_t size = scalar_size(a.leaf_kind(l));
+    std::memcpy(a.leaf(l).data() + size_t(pos) * size, &slots[l], size);
+  }
+}
+
+void array_to_slots(const Array& a, int64_t pos, Slot* slots) {
+  for (size_t l = 0; l < a.num_leaves(); ++l) {
+    size_t size = scalar_size(a.leaf_kind(l));
+    slots[l] = 0;
+    std::memcpy(&slots[l], a.leaf(l).data() + size_t(pos) * size, size);
+  }
+}
+
+} // namespace strata::jit

@@ -1,0 +1,65 @@
+// The state of one run of a kernel graph on the jit engine: the arrays and
+// the table generated code reads them through (jit/abi.h), evaluation of
+// closed expressions, and parallel ranges on oneTBB that raise the error of
+// the first failing range, i.e. of the first failing element in order.
+//
+// Generic machinery a shared place could hold later (the tbb engine has its
+// own versions): `parallel_ranges` (fixed-size chunks, lowest failing chunk
+// wins) and `prepare` (delayed checks, then the shape).
+#pragma once
+
+#include <functional>
+#include <map>
+#include <vector>
+
+#include "jit/abi.h"
+#include "jit/codegen.h"
+
+namespace strata::jit {
+
+// One kernel's code, loaded.
+struct CompiledKernel {
+  KernelCode code;
+  std::vector<EntryFn> fns;
+  EntryFn fn(int index) const { return fns[size_t(index)]; }
+};
+
+class Runtime {
+public:
+  Runtime(const KernelGraph& g, size_t table_size);
+
+  const KernelGraph& graph;
+  void set(int id, Array a);
+  const Array& get(int id) const { return arrays_[size_t(id)]; }
+  Array& get_mutable(int id) { return arrays_[size_t(id)]; }
+  const JitArray* table() const { return table_.data(); }
+
+  // Raises the error a failed entry of `k` reported.
+  [[noreturn]] void fail(const CompiledKernel& k, const JitError& e) const;
+  // Runs entry `fn` once on [begin, end) with `aux`; raises its error.
+  void call(const CompiledKernel& k, int fn, int64_t begin, int64_t end, Slot* aux) const;
+  // A closed expression's leaves (one slot each).
+  std::vector<Slot> eval(const CompiledKernel& k, const Exp& e) const;
+  Index eval_index(const CompiledKernel& k, const Exp& e) const;
+  // Runs a delayed array's checks, then evaluates its shape.
+  Shape prepare(const CompiledKernel& k, const Delayed& d) const;
+  // Entry `fn` over [0, n) in chunks of `grain`, in parallel, `aux` shared (read-only).
+  void parallel(const CompiledKernel& k, int fn, int64_t n, int64_t grain, Slot* aux) const;
+
+private:
+  std::vector<Array> arrays_;
+  std::vector<std::vector<void*>> leaves_;
+  std::vector<JitArray> table_;
+};
+
+// body(begin, end, error) over [0, n) in chunks of `grain` (by data size only);
+// returns true when it failed. The error of the lowest failing chunk is
+// returned in `first`; chunks after it may be skipped.
+bool parallel_ranges(int64_t n, int64_t grain,
+                     const std::function<bool(int64_t, int64_t, JitError&)>& body, JitError& first);
+
+// Leaves of an element type stored in slots <-> element `pos` of an array.
+void slots_to_array(const Slot* slots, Array& a, int64_t pos);
+void array_to_slots(const Array& a, int64_t pos, Slot* slots);
+
+} // namespace strata::jit

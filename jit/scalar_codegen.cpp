@@ -1,0 +1,359 @@
+// Scalar code (core/ir.h Exp) to LLVM IR with the pinned semantics of
+// LANGUAGE.md section 4 (core/semantics.h): integers wrap (no nsw/nuw),
+// division by zero and bounds are checked through the error slot, float->int
+// casts saturate, float min/max return the non-NaN operand, and no fast-math
+// flag is set. `if`, `and`, `or` and `while` are real control flow, so an
+// untaken branch never fails a check.
+#include <cstring>
+
+#include <llvm/IR/Intrinsics.h>
+
+#include "core/overload.h"
+#include "jit/fn_builder.h"
+
+namespace strata::jit {
+
+using llvm::Value;
+
+int FnBuilder::array_id(const Acc& a) const {
+  const auto* v = std::get_if<ac::Var>(&a.node);
+  int id = v ? graph.id_of(v->name) : -1;
+  if (id < 0) throw Error(ErrorKind::Type, a.loc, "jit: kernel code reads an unknown array");
+  return id;
+}
+
+Val FnBuilder::apply(const Lambda& f, const std::vector<Val>& args) {
+  size_t depth = env_.size();
+  for (size_t k = 0; k < f.params.size(); ++k)
+    env_.emplace_back(f.params[k].name, args[k]);
+  Val r = exp(*f.body);
+  env_.resize(depth);
+  return r;
+}
+
+Value* FnBuilder::intrinsic(llvm::Intrinsic::ID id, std::vector<Value*> args,
+                            std::vector<llvm::Type*> types) {
+  llvm::Function* f = llvm::Intrinsic::getDeclaration(&mod, id, types);
+  return b.CreateCall(f, args);
+}
+
+// A call to the C library's function (`sinf` for f32), exactly as the
+// interpreter's std:: call; `nobuiltin` keeps LLVM from replacing it (for
+// example pow(2, x) by exp2(x)), which could change the last bit.
+Value* FnBuilder::libm(const char* name, ScalarKind k, std::vector<Value*> args) {
+  std::string n = name;
+  if (k == ScalarKind::F32) n += "f";
+  llvm::Type* t = reg_type(ctx, k);
+  std::vector<llvm::Type*> params(args.size(), t);
+  llvm::FunctionCallee callee =
+      mod.getOrInsertFunction(n, llvm::FunctionType::get(t, params, false));
+  if (auto* f = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
+    f->addFnAttr(llvm::Attribute::NoUnwind);
+    f->addFnAttr(llvm::Attribute::WillReturn);
+  }
+  llvm::CallInst* call = b.CreateCall(callee, args);
+  call->addFnAttr(llvm::Attribute::NoBuiltin);
+  return call;
+}
+
+// ---------------------------------------------------------------- forms
+template <> Val FnBuilder::form(const ex::Const& c, const Exp&) {
+  const Scalar& s = c.value;
+  llvm::Type* t = reg_type(ctx, s.kind());
+  if (s.kind() == ScalarKind::Bool) return {b.getInt1(s.get<bool>())};
+  if (s.kind() == ScalarKind::F32) return {llvm::ConstantFP::get(t, double(s.get<float>()))};
+  if (s.kind() == ScalarKind::F64) return {llvm::ConstantFP::get(t, s.get<double>())};
+  uint64_t bits = 0;
+  std::memcpy(&bits, s.data(), scalar_size(s.kind()));
+  return {llvm::ConstantInt::get(t, bits)};
+}
+
+template <> Val FnBuilder::form(const ex::Var& v, const Exp& e) {
+  for (auto it = env_.rbegin(); it != env_.rend(); ++it)
+    if (it->first == v.name) return it->second;
+  throw Error(ErrorKind::Type, e.loc, "jit: kernel code reads unknown variable `" + v.name + "`");
+}
+
+template <> Val FnBuilder::form(const ex::Let& l, const Exp&) {
+  size_t depth = env_.size();
+  for (const auto& bd : l.bindings) {
+    Val v = exp(*bd.value);
+    env_.emplace_back(bd.name, v);
+  }
+  Val r = exp(*l.body);
+  env_.resize(depth);
+  return r;
+}
+
+template <> Val FnBuilder::form(const ex::If& i, const Exp&) {
+  Value* c = exp(*i.cond)[0];
+  llvm::BasicBlock* yes = llvm::BasicBlock::Create(ctx, "then", fn);
+  llvm::BasicBlock* no = llvm::BasicBlock::Create(ctx, "else", fn);
+  llvm::BasicBlock* join = llvm::BasicBlock::Create(ctx, "join", fn);
+  b.CreateCondBr(c, yes, no);
+  b.SetInsertPoint(yes);
+  Val t = exp(*i.then_branch);
+  llvm::BasicBlock* yes_end = b.GetInsertBlock();
+  b.CreateBr(join);
+  b.SetInsertPoint(no);
+  Val f = exp(*i.else_branch);
+  llvm::BasicBlock* no_end = b.GetInsertBlock();
+  b.CreateBr(join);
+  b.SetInsertPoint(join);
+  Val out;
+  for (size_t l = 0; l < t.size(); ++l) {
+    llvm::PHINode* phi = b.CreatePHI(t[l]->getType(), 2);
+    phi->addIncoming(t[l], yes_end);
+    phi->addIncoming(f[l], no_end);
+    out.push_back(phi);
+  }
+  return out;
+}
+
+template <> Val FnBuilder::form(const ex::Tuple& t, const Exp&) {
+  Val out;
+  for (const auto& x : t.elems) {
+    Val v = exp(*x);
+    out.insert(out.end(), v.begin(), v.end());
+  }
+  return out;
+}
+
+template <> Val FnBuilder::form(const ex::Proj& p, const Exp& e) {
+  Val t = exp(*p.tuple);
+  size_t first = 0;
+  for (int k = 0; k < p.index; ++k)
+    first += p.tuple->type.elems()[size_t(k)].leaves().size();
+  size_t n = e.type.leaves().size();
+  return Val(t.begin() + long(first), t.begin() + long(first + n));
+}
+
+template <> Val FnBuilder::form(const ex::Index& ix, const Exp&) {
+  Val out;
+  for (const auto& c : ix.components)
+    out.push_back(exp(*c)[0]);
+  return out;
+}
+
+template <> Val FnBuilder::form(const ex::Cast& c, const Exp&) {
+  Value* v = exp(*c.arg)[0];
+  return {cast(v, c.arg->type.scalar_kind(), c.target)};
+}
+
+Value* FnBuilder::cast(Value* v, ScalarKind from, ScalarKind to) {
+  llvm::Type* t = reg_type(ctx, to);
+  if (from == to) return v;
+  if (to == ScalarKind::Bool) {
+    if (is_float(from)) return b.CreateFCmpUNE(v, llvm::ConstantFP::get(v->getType(), 0.0));
+    return b.CreateICmpNE(v, llvm::ConstantInt::get(v->getType(), 0));
+  }
+  if (from == ScalarKind::Bool) return is_float(to) ? b.CreateUIToFP(v, t) : b.CreateZExt(v, t);
+  if (is_float(from) && is_float(to)) return b.CreateFPCast(v, t);
+  if (is_float(to)) return is_signed(from) ? b.CreateSIToFP(v, t) : b.CreateUIToFP(v, t);
+  if (is_float(from))
+    return intrinsic(is_signed(to) ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat, {v},
+                     {t, v->getType()});
+  return b.CreateIntCast(v, t, is_signed(from));
+}
+
+// (while cond step init): the state as phis of a loop; the next state is
+// computed whole before it replaces the old one.
+template <> Val FnBuilder::form(const ex::While& w, const Exp&) {
+  Val init = exp(*w.init);
+  llvm::BasicBlock* pre = b.GetInsertBlock();
+  llvm::BasicBlock* head = llvm::BasicBlock::Create(ctx, "while", fn);
+  llvm::BasicBlock* step = llvm::BasicBlock::Create(ctx, "while_step", fn);
+  llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx, "while_done", fn);
+  b.CreateBr(head);
+  b.SetInsertPoint(head);
+  std::vector<llvm::PHINode*> phis;
+  Val state;
+  for (Value* v : init) {
+    phis.push_back(b.CreatePHI(v->getType(), 2));
+    phis.back()->addIncoming(v, pre);
+    state.push_back(phis.back());
+  }
+  Value* c = apply(w.cond, {state})[0];
+  b.CreateCondBr(c, step, done);
+  b.SetInsertPoint(step);
+  Val next = apply(w.step, {state});
+  for (size_t l = 0; l < phis.size(); ++l)
+    phis[l]->addIncoming(next[l], b.GetInsertBlock());
+  b.CreateBr(head);
+  b.SetInsertPoint(done);
+  return state;
+}
+
+template <> Val FnBuilder::form(const ex::ShapeOf& s, const Exp&) {
+  int id = array_id(*s.array);
+  return shape(id, graph.arrays[size_t(id)].type.rank());
+}
+
+template <> Val FnBuilder::form(const ex::SizeOf& s, const Exp&) {
+  return {size(array_id(*s.array))};
+}
+
+template <> Val FnBuilder::form(const ex::The& t, const Exp&) {
+  int id = array_id(*t.array);
+  return load_elem(id, graph.arrays[size_t(id)].type.elem(), i64(0));
+}
+
+namespace {
+// The program's name for an array when it has one (`xs`), as the interpreter says.
+std::string array_name(const KernelGraph& g, int id) {
+  const ManifestArray& a = g.arrays[size_t(id)];
+  return a.source_name.empty() ? a.name : a.source_name;
+}
+} // namespace
+
+template <> Val FnBuilder::form(const ex::Read& r, const Exp& e) {
+  int id = array_id(*r.array);
+  const Type& t = graph.arrays[size_t(id)].type;
+  Val ix = exp(*r.index);
+  Val sh = shape(id, t.rank());
+  if (checked && !ix.empty()) {
+    Value* bad = b.getFalse();
+    for (size_t k = 0; k < ix.size(); ++k)
+      bad = b.CreateOr(bad, b.CreateICmpUGE(ix[k], sh[k])); // negative: huge unsigned
+    Site s{Site::Kind::Read, e.loc};
+    s.name = r.origin.empty() ? "!" : r.origin;
+    s.array = array_name(graph, id);
+    s.array_id = id;
+    s.rank = int(ix.size());
+    fail_if(bad, s, ix);
+  }
+  return load_elem(id, t.elem(), to_linear(sh, ix));
+}
+
+template <> Val FnBuilder::form(const ex::LinearRead& r, const Exp& e) {
+  int id = array_id(*r.array);
+  Value* i = exp(*r.index)[0];
+  if (checked) {
+    Site s{Site::Kind::LinearRead, e.loc};
+    s.name = r.origin.empty() ? "!!" : r.origin;
+    s.array = array_name(graph, id);
+    s.array_id = id;
+    fail_if(b.CreateICmpUGE(i, size(id)), s, {i});
+  }
+  return load_elem(id, graph.arrays[size_t(id)].type.elem(), i);
+}
+
+template <> Val FnBuilder::form(const ex::ToIndex& t, const Exp& e) {
+  Val sh = exp(*t.shape), ix = exp(*t.index);
+  if (checked && !ix.empty()) {
+    Value* bad = b.getFalse();
+    for (size_t k = 0; k < ix.size(); ++k)
+      bad = b.CreateOr(bad,
+                       b.CreateOr(b.CreateICmpSLT(ix[k], i64(0)), b.CreateICmpSGE(ix[k], sh[k])));
+    Site s{Site::Kind::ToIndex, e.loc};
+    s.name = t.origin.empty() ? "to-index" : t.origin;
+    s.rank = int(ix.size());
+    if (s.rank > kPayloadSlots / 2)
+      throw Error(ErrorKind::Type, e.loc, "jit: to-index of rank above 8 is not supported");
+    Val payload = sh;
+    payload.insert(payload.end(), ix.begin(), ix.end());
+    fail_if(bad, s, payload);
+  }
+  return {to_linear(sh, ix)};
+}
+
+template <> Val FnBuilder::form(const ex::FromIndex& f, const Exp& e) {
+  Val sh = exp(*f.shape);
+  Value* i = exp(*f.index)[0];
+  if (checked) {
+    Value* total = i64(1);
+    for (Value* x : sh)
+      total = b.CreateMul(total, x);
+    Site s{Site::Kind::FromIndex, e.loc};
+    s.rank = int(sh.size());
+    if (s.rank >= kPayloadSlots)
+      throw Error(ErrorKind::Type, e.loc, "jit: from-index of rank above 15 is not supported");
+    Val payload{i};
+    payload.insert(payload.end(), sh.begin(), sh.end());
+    fail_if(b.CreateOr(b.CreateICmpSLT(i, i64(0)), b.CreateICmpSGE(i, total)), s, payload);
+  }
+  return from_linear(sh, i);
+}
+
+template <> Val FnBuilder::form(const ex::Ignore& i, const Exp&) {
+  return Val(size_t(i.rank), i64(-1));
+}
+
+template <> Val FnBuilder::form(const ex::Trace& t, const Exp&) {
+  return exp(*t.arg);
+}
+
+template <> Val FnBuilder::form(const ex::PrimApp& p, const Exp& e) {
+  return prim(p, e);
+}
+
+// A window read: each coordinate of (center + offset) through the boundary.
+template <> Val FnBuilder::form(const ex::At& at, const Exp& e) {
+  if (!window) throw Error(ErrorKind::Type, e.loc, "jit: `at` outside a stencil");
+  const Window& w = *window;
+  int rank = int(w.center.size());
+  Val sh = shape(w.array, rank);
+  Value* outside = b.getFalse();
+  Val ix;
+  for (int k = 0; k < rank; ++k) {
+    Value* i = b.CreateAdd(w.center[size_t(k)], i64(at.offsets[size_t(k)]));
+    Value* n = sh[size_t(k)];
+    Value* in = b.CreateAnd(b.CreateICmpSGE(i, i64(0)), b.CreateICmpSLT(i, n));
+    Value* mapped = i;
+    switch (w.boundary.kind) {
+    case ac::BoundaryKind::Clamp: {
+      Value* lo = b.CreateSelect(b.CreateICmpSLT(i, i64(0)), i64(0), i);
+      Value* last = b.CreateSub(n, i64(1));
+      mapped = b.CreateSelect(b.CreateICmpSGT(lo, last), last, lo);
+      break;
+    }
+    case ac::BoundaryKind::Wrap: {
+      Value* r = b.CreateSRem(i, n);
+      mapped = b.CreateSRem(b.CreateAdd(r, n), n);
+      break;
+    }
+    case ac::BoundaryKind::Mirror: {
+      Value* one = b.CreateICmpEQ(n, i64(1));
+      Value* period = b.CreateSelect(one, i64(1), b.CreateMul(i64(2), b.CreateSub(n, i64(1))));
+      Value* r = b.CreateSRem(b.CreateAdd(b.CreateSRem(i, period), period), period);
+      Value* m = b.CreateSelect(b.CreateICmpSLT(r, n), r, b.CreateSub(period, r));
+      mapped = b.CreateSelect(one, i64(0), m);
+      break;
+    }
+    case ac::BoundaryKind::Constant:
+      outside = b.CreateOr(outside, b.CreateNot(in));
+      mapped = b.CreateSelect(in, i, i64(0));
+      break;
+    }
+    if (w.boundary.kind != ac::BoundaryKind::Constant) mapped = b.CreateSelect(in, i, mapped);
+    ix.push_back(mapped);
+  }
+  const Type& elem = graph.arrays[size_t(w.array)].type.elem();
+  if (w.boundary.kind != ac::BoundaryKind::Constant)
+    return load_elem(w.array, elem, to_linear(sh, ix));
+  // Read only inside: the position of an outside read may be past the end.
+  llvm::BasicBlock* read = llvm::BasicBlock::Create(ctx, "at_read", fn);
+  llvm::BasicBlock* join = llvm::BasicBlock::Create(ctx, "at_join", fn);
+  llvm::BasicBlock* from = b.GetInsertBlock();
+  b.CreateCondBr(outside, join, read);
+  b.SetInsertPoint(read);
+  Val v = load_elem(w.array, elem, to_linear(sh, ix));
+  llvm::BasicBlock* read_end = b.GetInsertBlock();
+  b.CreateBr(join);
+  b.SetInsertPoint(join);
+  Val out;
+  for (size_t l = 0; l < v.size(); ++l) {
+    llvm::PHINode* phi = b.CreatePHI(v[l]->getType(), 2);
+    phi->addIncoming(w.constant[l], from);
+    phi->addIncoming(v[l], read_end);
+    out.push_back(phi);
+  }
+  return out;
+}
+
+// After every specialisation of `form`, which it instantiates.
+Val FnBuilder::exp(const Exp& e) {
+  return std::visit([&](const auto& n) { return form(n, e); }, e.node);
+}
+
+} // namespace strata::jit

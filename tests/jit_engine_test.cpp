@@ -1,0 +1,214 @@
+// The jit engine against the interpreter, fused and unfused: every example,
+// every program of tests/fusion_programs.h (every kernel kind), the long-row
+// (chunked) paths of fold and scan, checked-mode errors with the
+// interpreter's kind and message, bitwise identical results for 1, 2 and 8
+// threads, and the in-memory kernel cache (a second compile compiles nothing).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <tbb/global_control.h>
+
+#include "core/npy.h"
+#include "jit/backend.h"
+#include "jit/engine.h"
+#include "oracle/compare.h"
+#include "tests/cli_util.h"
+#include "tests/fusion_programs.h"
+#include "tests/test_util.h"
+
+namespace strata::test {
+namespace {
+namespace fs = std::filesystem;
+
+const Engine& jit_engine() {
+  static auto engine = make_jit_engine();
+  return *engine;
+}
+
+std::vector<Array> run_jit(const Program& p, const std::vector<Array>& inputs, bool fused) {
+  return jit_engine().compile(p, CompileOptions{fused, true})->run(inputs);
+}
+
+// Exact agreement with the interpreter: results bitwise, or an error of the
+// same kind (for division by zero, a message the interpreter's starts with:
+// it adds the element being computed).
+void expect_same(const Program& p, const std::vector<Array>& inputs, const std::string& what) {
+  std::vector<Array> oracle;
+  std::optional<Error> oracle_error;
+  try {
+    oracle = interpret(p, inputs);
+  } catch (const Error& e) {
+    oracle_error = e;
+  }
+  for (bool fused : {true, false}) {
+    SCOPED_TRACE(what + (fused ? " fused" : " unfused"));
+    try {
+      std::vector<Array> got = run_jit(p, inputs, fused);
+      ASSERT_FALSE(oracle_error) << "the interpreter failed with " << oracle_error->what()
+                                 << ", jit did not";
+      ASSERT_EQ(got.size(), oracle.size());
+      for (size_t i = 0; i < got.size(); ++i)
+        EXPECT_TRUE(identical(got[i], oracle[i]))
+            << "result " << i << ": "
+            << compare_arrays(oracle[i], got[i]).value_or("differs bitwise");
+    } catch (const Error& e) {
+      ASSERT_TRUE(oracle_error) << "only jit failed: " << e.what();
+      EXPECT_EQ(e.kind(), oracle_error->kind()) << e.what();
+      if (e.kind() == ErrorKind::DivisionByZero) { // same operation and operands
+        EXPECT_EQ(oracle_error->message().rfind(e.message(), 0), 0u)
+            << "jit: " << e.message() << "\ninterp: " << oracle_error->message();
+      }
+    }
+  }
+}
+
+TEST(JitEngine, AgreesWithTheInterpreterOnEveryExample) {
+  int count = 0;
+  for (const auto& entry : fs::directory_iterator(source_path("examples"))) {
+    if (entry.path().extension() != ".strata") continue;
+    Program p = parse_program(slurp(entry.path()), entry.path().string());
+    check_program(p);
+    fs::path dir = fs::path(entry.path()).replace_extension("");
+    std::vector<Array> inputs;
+    for (const Param& param : p.params)
+      inputs.push_back(read_npy((dir / (param.name + ".npy")).string()));
+    expect_same(p, inputs, entry.path().filename().string());
+    ++count;
+  }
+  EXPECT_GE(count, 16);
+}
+
+TEST(JitEngine, AgreesWithTheInterpreterOnEveryForm) {
+  for (const FusionCase& c : fusion_cases())
+    expect_same(parse_and_check(fusion_program(c)), fusion_inputs(), c.name);
+}
+
+// Hand-computed goldens for the pinned scalar semantics.
+TEST(JitEngine, PinnedScalarSemantics) {
+  Program p = parse_and_check("(program () (atuple"
+                              "  (unit (+ 127i8 1i8))"          // wraps to -128
+                              "  (unit (quot -128i8 -1i8))"     // MIN / -1 wraps to MIN
+                              "  (unit (mod -7i32 2i32))"       // floor: 1
+                              "  (unit (div -7i32 2i32))"       // -4
+                              "  (unit (cast i32 nanf32))"      // 0
+                              "  (unit (cast u8 300.5))"        // saturates at 255
+                              "  (unit (cast i16 -1e9))"        // saturates at -32768
+                              "  (unit (max nanf64 2.0))"       // fmax: 2
+                              "  (unit (shl 1i32 33i32))"       // shift modulo 32: 2
+                              "  (unit (clz 0u16))"             // 16
+                              "  (unit (round -2.5))"           // half away from zero: -3
+                              "  (unit (cast bool nanf32))))"); // true
+  std::vector<Array> r = run_jit(p, {}, true);
+  EXPECT_EQ(r[0].leaf_data<int8_t>(0)[0], -128);
+  EXPECT_EQ(r[1].leaf_data<int8_t>(0)[0], -128);
+  EXPECT_EQ(r[2].leaf_data<int32_t>(0)[0], 1);
+  EXPECT_EQ(r[3].leaf_data<int32_t>(0)[0], -4);
+  EXPECT_EQ(r[4].leaf_data<int32_t>(0)[0], 0);
+  EXPECT_EQ(r[5].leaf_data<uint8_t>(0)[0], 255);
+  EXPECT_EQ(r[6].leaf_data<int16_t>(0)[0], -32768);
+  EXPECT_EQ(r[7].leaf_data<double>(0)[0], 2.0);
+  EXPECT_EQ(r[8].leaf_data<int32_t>(0)[0], 2);
+  EXPECT_EQ(r[9].leaf_data<uint16_t>(0)[0], 16);
+  EXPECT_EQ(r[10].leaf_data<double>(0)[0], -3.0);
+  EXPECT_EQ(r[11].leaf_data<bool>(0)[0], true);
+}
+
+TEST(JitEngine, ErrorsAreTheInterpreters) {
+  Array xs = array_of<int64_t>({1, 2, 3});
+  for (const char* body : {
+           "(generate (ix 700) (lambda ((i (ix 1))) (let ((j (proj 0 i))) (if (== j 600) (! xs (ix "
+           "9)) (quot 1 (- j 300))))))",
+           "(fold (lambda ((a i64) (b i64)) (quot a b)) 1 (generate (ix 4 300) (lambda ((i (ix "
+           "2))) (- (proj 1 i) 200))))",
+           "(scanl1 (lambda ((a i64) (b i64)) (+ a (!! xs b))) (generate (ix 100) (lambda ((i (ix "
+           "1))) (proj 0 i))))",
+           "(permute (lambda ((a i64) (b i64)) (+ a b)) (fill (ix 3) 0) (lambda ((i (ix 1))) (ix "
+           "(proj 0 i))) (fill (ix 5) 1))",
+           "(fold1 (lambda ((a i64) (b i64)) (+ a b)) (fill (ix 2 0) 1))",
+           "(reshape (ix 4) xs)",
+           "(backpermute (ix 5) (lambda ((i (ix 1))) (ix (- 4 (proj 0 i)))) xs)",
+           "(map (lambda ((x i64)) (to-index (ix 2) (ix x))) xs)",
+           "(map (lambda ((x i64)) (proj 0 (from-index (ix 2) x))) xs)",
+           "(foldseg (lambda ((a i64) (b i64)) (+ a b)) 0 xs (use (array i64 (2) 1 1)))",
+       }) {
+    expect_same(parse_and_check(std::string("(program ((xs (array i64 1))) ") + body + ")"), {xs},
+                body);
+  }
+}
+
+// Rows of 100 000 take the chunked paths (fold rows >= 32768, scans >= 65536);
+// integer data, so every association gives the same bits.
+TEST(JitEngine, LongRowsFoldAndScanExactlyOnIntegers) {
+  const char* gen =
+      "(generate (ix 2 100000) (lambda ((i (ix 2))) (- (mod (* (proj 1 i) 7919) 1000) 500)))";
+  for (std::string op :
+       {"fold (lambda ((a i64) (b i64)) (+ a b)) 5", "fold1 (lambda ((a i64) (b i64)) (max a b))",
+        "scanl (lambda ((a i64) (b i64)) (+ a b)) 3", "scanl1 (lambda ((a i64) (b i64)) (+ a b))",
+        "scanr (lambda ((a i64) (b i64)) (min a b)) 0", "scanr1 (lambda ((a i64) (b i64)) (+ a b))",
+        "scanl' (lambda ((a i64) (b i64)) (+ a b)) 1"})
+    expect_same(parse_and_check("(program () (" + op + " " + gen + "))"), {}, op);
+}
+
+// A non-commutative associative operator (2x2 matrix product) over long rows.
+TEST(JitEngine, LongRowsKeepOperandOrder) {
+  const char* mul = "(lambda ((a (tuple i64 i64 i64 i64)) (b (tuple i64 i64 i64 i64)))"
+                    "  (tuple (+ (* (proj 0 a) (proj 0 b)) (* (proj 1 a) (proj 2 b)))"
+                    "         (+ (* (proj 0 a) (proj 1 b)) (* (proj 1 a) (proj 3 b)))"
+                    "         (+ (* (proj 2 a) (proj 0 b)) (* (proj 3 a) (proj 2 b)))"
+                    "         (+ (* (proj 2 a) (proj 1 b)) (* (proj 3 a) (proj 3 b)))))";
+  const char* gen =
+      "(generate (ix 70000) (lambda ((i (ix 1))) (let ((k (mod (proj 0 i) 3)))"
+      "  (if (== k 0) (tuple 1 1 0 1) (if (== k 1) (tuple 1 0 1 1) (tuple 0 1 1 0))))))";
+  for (const char* op : {"fold1", "scanl1", "scanr1"})
+    expect_same(parse_and_check(std::string("(program () (") + op + " " + mul + " " + gen + "))"),
+                {}, op);
+}
+
+TEST(JitEngine, BitwiseIdenticalForAnyThreadCount) {
+  Program p = parse_and_check(
+      "(program () (atuple"
+      "  (fold (lambda ((a f64) (b f64)) (+ a b)) 0.0 (generate (ix 3 200000) (lambda ((i (ix 2)))"
+      "    (sin (cast f64 (+ (proj 1 i) (proj 0 i)))))))"
+      "  (scanl1 (lambda ((a f32) (b f32)) (+ a b)) (generate (ix 150000) (lambda ((i (ix 1)))"
+      "    (cos (cast f32 (proj 0 i))))))"
+      "  (permute (lambda ((a f64) (b f64)) (+ a b)) (fill (ix 16) 0.0) (lambda ((i (ix 1))) (ix "
+      "(mod (proj 0 i) 16)))"
+      "    (generate (ix 50000) (lambda ((i (ix 1))) (sqrt (cast f64 (proj 0 i))))))))");
+  std::vector<Array> reference;
+  for (int threads : {1, 2, 8}) {
+    tbb::global_control limit(tbb::global_control::max_allowed_parallelism, size_t(threads));
+    for (int run = 0; run < 2; ++run) {
+      std::vector<Array> got = run_jit(p, {}, true);
+      if (reference.empty()) reference = got;
+      for (size_t i = 0; i < got.size(); ++i)
+        EXPECT_TRUE(identical(got[i], reference[i])) << threads << " threads, result " << i;
+    }
+  }
+}
+
+// A program compiled a second time in the same process takes every kernel
+// from the in-memory cache, and one compile runs at any input size.
+TEST(JitEngine, SecondCompileCompilesNothing) {
+  Program p = parse_and_check("(program ((xs (array f32 1))) (scanl (lambda ((a f32) (b f32)) "
+                              "(+ a b)) 0f32 (map (lambda ((x f32)) (* x 3.25f32)) xs)))");
+  auto first = jit_engine().compile(p, CompileOptions{});
+  ASSERT_FALSE(first->compile_report().kernels.empty());
+  jit::BackendCounters before = jit::backend_counters();
+  auto second = jit_engine().compile(p, CompileOptions{});
+  jit::BackendCounters after = jit::backend_counters();
+  EXPECT_EQ(after.compiled, before.compiled);
+  EXPECT_EQ(after.disk_loads, before.disk_loads);
+  for (const KernelCompileInfo& k : second->compile_report().kernels)
+    EXPECT_EQ(k.cache, "hit (memory)") << "kernel " << k.kernel;
+  for (int n : {0, 1, 7, 5000}) {
+    std::vector<float> v(static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i)
+      v[size_t(i)] = float(i % 13);
+    Array xs = array_of<float>(v, {n});
+    EXPECT_TRUE(identical(second->run({xs})[0], interpret(p, {xs})[0])) << n;
+  }
+  EXPECT_EQ(jit::backend_counters().compiled, before.compiled);
+}
+
+} // namespace
+} // namespace strata::test
