@@ -25,6 +25,8 @@ public:
   static Buffer allocate(size_t bytes);
   std::byte* data() const { return data_.get(); }
   size_t bytes() const { return bytes_; }
+  // How many Buffers share this storage (engines reuse storage no one else holds).
+  long use_count() const { return data_.use_count(); }
   // How many buffers this process has allocated so far (tests assert on it).
   static uint64_t allocation_count();
 

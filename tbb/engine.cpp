@@ -23,11 +23,11 @@ public:
         throw Error(ErrorKind::Input, "parameter `" + a.source_name + "` expects " + a.type.str() +
                                           ", given " + inputs[i].type().str() + " of shape " +
                                           shape_str(inputs[i].shape()));
-      rt_.set(g.inputs[i], inputs[i]);
+      rt_.bind(g.inputs[i], inputs[i]);
     }
     for (size_t i = 0; i < g.arrays.size(); ++i)
       if (g.arrays[i].origin == ManifestArray::Origin::Literal)
-        rt_.set(ArrayId(i), g.arrays[i].literal);
+        rt_.bind(ArrayId(i), g.arrays[i].literal);
     block(g.body);
     std::vector<Array> out;
     for (ArrayId id : g.outputs)
@@ -56,14 +56,23 @@ private:
   }
 
   // awhile: the state arrays are passed from one iteration to the next by
-  // reference (arrays are immutable, so no copies are made).
+  // reference (arrays are immutable, so no copies are made). Kernels in the
+  // loop allocate their outputs through Runtime::allocate, which hands back
+  // the array the same kernel produced two iterations before once nothing
+  // refers to it: double buffering, no allocation per iteration after the
+  // first two.
   void loop(const Kernel& k, const kn::Loop& l) {
+    ++rt_.loop_depth;
+    struct Leave {
+      int& depth;
+      ~Leave() { --depth; }
+    } leave{rt_.loop_depth};
     std::vector<Array> state;
     for (ArrayId id : l.init)
       state.push_back(rt_.get(id));
     for (;;) {
       for (size_t i = 0; i < state.size(); ++i)
-        rt_.set(l.state[i], state[i]);
+        rt_.bind(l.state[i], state[i]);
       block(l.cond);
       if (!rt_.get(l.cond_result).read(0, 0).get<bool>()) break;
       block(l.body);
@@ -71,7 +80,7 @@ private:
         state[i] = rt_.get(l.next[i]);
     }
     for (size_t i = 0; i < k.outputs.size(); ++i)
-      rt_.set(k.outputs[i], state[i]);
+      rt_.bind(k.outputs[i], state[i]);
   }
 
   void branch(const Kernel& k, const kn::Branch& b) {
@@ -82,7 +91,7 @@ private:
     for (ArrayId id : results)
       values.push_back(rt_.get(id));
     for (size_t i = 0; i < k.outputs.size(); ++i)
-      rt_.set(k.outputs[i], values[i]);
+      rt_.bind(k.outputs[i], values[i]);
   }
 };
 

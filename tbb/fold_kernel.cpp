@@ -141,7 +141,7 @@ void run_fold(Runtime& rt, const Kernel& k, const kn::Fold& fold) {
   p.rows = shape_size(outer);
   p.has_seed = fold.seed != nullptr;
   if (p.has_seed) p.seed = rt.eval(*fold.seed);
-  Array out = Array::allocate(fold.input.type.elem(), outer);
+  Array out = rt.allocate(k.outputs[0], fold.input.type.elem(), outer);
   if (!p.has_seed && p.n == 0 && p.rows > 0) {
     const SourceOp& op = k.ops.back();
     throw Error(ErrorKind::EmptyReduction, op.loc,

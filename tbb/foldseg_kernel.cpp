@@ -31,7 +31,7 @@ void run_foldseg(Runtime& rt, const Kernel& k, const kn::FoldSeg& f) {
   int64_t rows = shape_size(outer);
   Shape out_shape = outer;
   out_shape.push_back(nsegs);
-  Array out = Array::allocate(f.input.type.elem(), out_shape);
+  Array out = rt.allocate(k.outputs[0], f.input.type.elem(), out_shape);
   Leaves seed = rt.eval(*f.seed);
   const ScalarFunction& elem = rt.functions.of(f.input.elem);
   const ScalarFunction& combine = rt.functions.of(f.f);

@@ -3,9 +3,9 @@
 
 namespace strata::tbbe {
 
-Array materialise(Runtime& rt, const Delayed& d) {
-  Shape sh = rt.prepare(d);
-  Array out = Array::allocate(d.type.elem(), sh);
+namespace {
+
+void compute(Runtime& rt, const Delayed& d, const Shape& sh, Array& out) {
   const ScalarFunction& fn = rt.functions.of(d.elem);
   int64_t batches = (out.size() + kBatch - 1) / kBatch;
   parallel_ranges(batches, kBatchesPerTask, [&](int64_t begin, int64_t end) {
@@ -19,11 +19,26 @@ Array materialise(Runtime& rt, const Delayed& d) {
       store_lanes(frame, fn.result().regs, out, start, count);
     }
   });
+}
+
+} // namespace
+
+Array materialise(Runtime& rt, const Delayed& d, ArrayId id) {
+  Shape sh = rt.prepare(d);
+  Array out = rt.allocate(id, d.type.elem(), sh);
+  compute(rt, d, sh, out);
+  return out;
+}
+
+Array materialise_scratch(Runtime& rt, const Delayed& d, int kernel_id) {
+  Shape sh = rt.prepare(d);
+  Array out = rt.scratch(kernel_id, d.type.elem(), sh);
+  compute(rt, d, sh, out);
   return out;
 }
 
 void run_generate(Runtime& rt, const Kernel& k, const kn::Generate& g) {
-  rt.set(k.outputs[0], materialise(rt, g.body));
+  rt.set(k.outputs[0], materialise(rt, g.body, k.outputs[0]));
 }
 
 } // namespace strata::tbbe

@@ -9,8 +9,11 @@
 
 namespace strata::tbbe {
 
-// A delayed array made manifest: its checks, its shape, every element.
-Array materialise(Runtime& rt, const Delayed& d);
+// A delayed array made manifest: its checks, its shape, every element, into
+// the storage of kernel output `id` (Runtime::allocate).
+Array materialise(Runtime& rt, const Delayed& d, ArrayId id);
+// The same into scratch storage of kernel `kernel_id` (Runtime::scratch).
+Array materialise_scratch(Runtime& rt, const Delayed& d, int kernel_id);
 
 void run_generate(Runtime& rt, const Kernel& k, const kn::Generate& g);
 void run_fold(Runtime& rt, const Kernel& k, const kn::Fold& f);

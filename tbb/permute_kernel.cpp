@@ -1,5 +1,8 @@
 // permute: combine every source element into its target, in source order.
 //
+// Combining functions that every order treats alike (tbb/permute_native.h)
+// run as typed loops, in parallel with private accumulators on large sources.
+// The others follow the ordered path below.
 // The defaults and the source values are computed in parallel batches, then
 // the target indices (checked against the result's shape; `ignore` drops an
 // element). Combining follows source order, as the interpreter does, but a
@@ -11,6 +14,7 @@
 
 #include "tbb/combiner.h"
 #include "tbb/kernels.h"
+#include "tbb/permute_native.h"
 
 namespace strata::tbbe {
 namespace {
@@ -22,20 +26,29 @@ std::vector<int64_t> targets(Runtime& rt, const kn::Permute& p, const Kernel& k,
   std::vector<int64_t> out(static_cast<size_t>(n));
   const ScalarFunction& fn = rt.functions.of(p.target);
   const SrcLoc& loc = k.ops.back().loc;
+  size_t rank = dst_shape.size();
   auto check = [&](Frame& f, int lane, int64_t i) {
-    Index t;
-    for (int reg : fn.result().regs)
-      t.push_back(f.reg<int64_t>(reg)[lane]);
-    bool ignored = !t.empty() && std::all_of(t.begin(), t.end(), [](int64_t x) { return x == -1; });
+    // No allocation per element: the index is checked and linearised in place.
+    bool ignored = rank > 0, inside = true;
+    int64_t linear = 0;
+    for (size_t d = 0; d < rank; ++d) {
+      int64_t x = f.reg<int64_t>(fn.result().regs[d])[lane];
+      ignored = ignored && x == -1;
+      inside = inside && x >= 0 && x < dst_shape[d];
+      if (inside) linear = linear * dst_shape[d] + x;
+    }
     if (ignored) {
       out[size_t(i)] = -1;
-    } else if (!in_bounds(dst_shape, t)) {
+    } else if (!inside) {
+      Index t;
+      for (int reg : fn.result().regs)
+        t.push_back(f.reg<int64_t>(reg)[lane]);
       throw Error(ErrorKind::Bounds, loc,
                   "target index " + shape_str(t) + " out of bounds for shape " +
                       shape_str(dst_shape) + " in `permute` (source element " +
                       shape_str(from_linear(src_shape, i)) + ")");
     } else {
-      out[size_t(i)] = to_linear(dst_shape, t);
+      out[size_t(i)] = linear;
     }
   };
   int64_t batches = (n + kBatch - 1) / kBatch;
@@ -66,9 +79,16 @@ std::vector<int64_t> targets(Runtime& rt, const kn::Permute& p, const Kernel& k,
 } // namespace
 
 void run_permute(Runtime& rt, const Kernel& k, const kn::Permute& p) {
-  Array out = materialise(rt, p.defaults);
-  Array src = materialise(rt, p.source);
+  Array out = materialise(rt, p.defaults, k.outputs[0]);
+  Array src = materialise_scratch(rt, p.source, k.id);
   std::vector<int64_t> target = targets(rt, p, k, src.shape(), out.shape());
+
+  if (std::optional<NativeCombine> native = recognise_combine(p.combine)) {
+    permute_native(*native, src, target, out);
+    rt.recycle(k.id, std::move(src));
+    rt.set(k.outputs[0], std::move(out));
+    return;
+  }
 
   // (combine new old): the source element first, the value already there second.
   const ScalarFunction& f = rt.functions.of(p.combine);
@@ -135,6 +155,7 @@ void run_permute(Runtime& rt, const Kernel& k, const kn::Permute& p) {
       throw;
     }
   }
+  rt.recycle(k.id, std::move(src));
   rt.set(k.outputs[0], std::move(out));
 }
 

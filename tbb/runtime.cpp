@@ -3,6 +3,7 @@
 #include "fusion/checks.h"
 
 #include <cstring>
+#include <utility>
 
 namespace strata::tbbe {
 
@@ -10,6 +11,43 @@ Runtime::Runtime(const KernelGraph& g, const FunctionTable& f)
     : graph(g), functions(f), arrays(g.arrays.size()), table(g.arrays.size()) {
   for (size_t i = 0; i < arrays.size(); ++i)
     table[i] = &arrays[i];
+}
+
+void Runtime::set(ArrayId id, Array a) {
+  Array old = std::exchange(arrays[size_t(id)], std::move(a));
+  if (old.num_leaves() > 0 && old.size() > 0) keep(id, std::move(old));
+}
+
+void Runtime::recycle(int kernel_id, Array a) {
+  if (loop_depth > 0 && a.num_leaves() > 0 && a.size() > 0)
+    keep(-1 - int64_t(kernel_id), std::move(a));
+}
+
+// Two arrays per key suffice for a loop: the one the current iteration
+// reads (the state) and the one it may overwrite (from the iteration before).
+void Runtime::keep(int64_t key, Array a) {
+  std::vector<Array>& pool = pool_[key];
+  if (pool.size() >= 2) pool.erase(pool.begin());
+  pool.push_back(std::move(a));
+}
+
+Array Runtime::take(int64_t key, const Type& elem, const Shape& sh) {
+  auto it = pool_.find(key);
+  if (it != pool_.end()) {
+    std::vector<Array>& pool = it->second;
+    for (size_t i = 0; i < pool.size(); ++i) {
+      const Array& a = pool[i];
+      bool unused = true;
+      for (size_t l = 0; l < a.num_leaves(); ++l)
+        unused = unused && a.leaf(l).use_count() == 1;
+      if (unused && a.shape() == sh && a.elem_type() == elem) {
+        Array out = std::move(pool[i]);
+        pool.erase(pool.begin() + std::ptrdiff_t(i));
+        return out;
+      }
+    }
+  }
+  return Array::allocate(elem, sh);
 }
 
 Leaves Runtime::eval(const Exp& e) const {

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <exception>
 #include <mutex>
+#include <unordered_map>
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -25,14 +26,37 @@ struct Runtime {
   ArrayTable table;          // pointers into `arrays`
 
   Runtime(const KernelGraph& g, const FunctionTable& f);
-  void set(ArrayId id, Array a) { arrays[size_t(id)] = std::move(a); }
+  // Stores the output `id` of a compute kernel. The array it replaces (only
+  // loops replace arrays) is kept for reuse by the next allocate(id, ...).
+  void set(ArrayId id, Array a);
+  // Stores an array that no compute kernel allocated for `id` (inputs,
+  // literals, loop state, loop and branch results): nothing is kept.
+  void bind(ArrayId id, Array a) { arrays[size_t(id)] = std::move(a); }
   const Array& get(ArrayId id) const { return arrays[size_t(id)]; }
+
+  // Storage for the kernel output `id` (its contents are unspecified): an
+  // array of the same type and shape that an earlier loop iteration left and
+  // nothing refers to any more, or a new one. Inside a loop this makes every
+  // iteration after the first two allocate nothing.
+  Array allocate(ArrayId id, const Type& elem, const Shape& sh) { return take(id, elem, sh); }
+  // Scratch storage of kernel `kernel_id`; give it back with recycle().
+  Array scratch(int kernel_id, const Type& elem, const Shape& sh) {
+    return take(-1 - int64_t(kernel_id), elem, sh);
+  }
+  void recycle(int kernel_id, Array a);
+  int loop_depth = 0; // scratch is kept for the next iteration inside loops only
 
   // Evaluates a closed expression (a shape, a seed, a condition).
   Leaves eval(const Exp& e) const;
   Index eval_index(const Exp& e) const;
   // Runs the checks of a delayed array and evaluates its shape.
   Shape prepare(const Delayed& d) const;
+
+private:
+  Array take(int64_t key, const Type& elem, const Shape& sh);
+  void keep(int64_t key, Array a);
+  // Arrays no longer in use, by array id (>= 0) or scratch key (< 0).
+  std::unordered_map<int64_t, std::vector<Array>> pool_;
 };
 
 // ------------------------------------------------------------- lane traffic

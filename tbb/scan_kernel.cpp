@@ -176,8 +176,8 @@ void run_scan(Runtime& rt, const Kernel& k, const kn::Scan& s) {
   Type elem = s.input.type.elem();
   Shape out_shape = outer;
   out_shape.push_back(p.m);
-  Array out = Array::allocate(elem, out_shape);
-  Array totals = s.kind == ScanKind::ScanlPrime ? Array::allocate(elem, outer) : Array();
+  Array out = rt.allocate(k.outputs[0], elem, out_shape);
+  Array totals = s.kind == ScanKind::ScanlPrime ? rt.allocate(k.outputs[1], elem, outer) : Array();
 
   std::optional<Leaves> seed;
   if (p.seeded) seed = p.seed;

@@ -1,0 +1,204 @@
+#include "tbb/permute_native.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <memory>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include "core/semantics.h"
+
+namespace strata::tbbe {
+namespace {
+
+bool is_var(const ExpPtr& e, const std::string& name) {
+  const auto* v = std::get_if<ex::Var>(&e->node);
+  return v && v->name == name;
+}
+
+bool integral(ScalarKind k) {
+  return k != ScalarKind::Bool && k != ScalarKind::F32 && k != ScalarKind::F64;
+}
+
+// The combining operation on values of type T, and its identity.
+template <class T, Prim prim> struct Op {
+  T operator()(T a, T b) const {
+    if constexpr (std::is_same_v<T, bool>)
+      return prim == Prim::And ? (a && b) : (a || b);
+    else if constexpr (prim == Prim::Add)
+      return sem::add(a, b);
+    else if constexpr (prim == Prim::Mul)
+      return sem::mul(a, b);
+    else if constexpr (prim == Prim::Min)
+      return sem::min(a, b);
+    else if constexpr (prim == Prim::Max)
+      return sem::max(a, b);
+    else if constexpr (prim == Prim::BAnd)
+      return T(a & b);
+    else if constexpr (prim == Prim::BOr)
+      return T(a | b);
+    else
+      return T(a ^ b); // BXor
+  }
+  T identity() const {
+    if constexpr (std::is_same_v<T, bool>) {
+      return prim == Prim::And;
+    } else if constexpr (std::is_floating_point_v<T>) {
+      return T(0); // never used: recognise_combine takes no float operation
+    } else {
+      switch (prim) {
+      case Prim::Mul: return T(1);
+      case Prim::Min: return std::numeric_limits<T>::max();
+      case Prim::Max: return std::numeric_limits<T>::lowest();
+      case Prim::BAnd: return T(~uint64_t(0));
+      default: return T(0); // Add, BOr, BXor
+      }
+    }
+  }
+};
+
+// A specialised loop per operation, so that the compiler sees a fixed operator.
+template <class T, class F> void with_op(Prim p, F&& f) {
+  switch (p) {
+  case Prim::Add: return f(Op<T, Prim::Add>{});
+  case Prim::Mul: return f(Op<T, Prim::Mul>{});
+  case Prim::Min: return f(Op<T, Prim::Min>{});
+  case Prim::Max: return f(Op<T, Prim::Max>{});
+  case Prim::BAnd: return f(Op<T, Prim::BAnd>{});
+  case Prim::BOr: return f(Op<T, Prim::BOr>{});
+  case Prim::BXor: return f(Op<T, Prim::BXor>{});
+  case Prim::And: return f(Op<T, Prim::And>{});
+  default: return f(Op<T, Prim::Or>{});
+  }
+}
+
+struct Chunks {
+  int64_t n = 0, length = 0, count = 1;
+  Chunks(int64_t sources, int64_t targets) : n(sources) {
+    length = std::max(kMinPermuteChunk, kPermuteChunkPerTarget * targets);
+    count = std::max<int64_t>(1, (n + length - 1) / length);
+  }
+  int64_t begin(int64_t c) const { return c * length; }
+  int64_t end(int64_t c) const { return std::min(n, (c + 1) * length); }
+};
+
+template <class T, class O>
+void combine_op(O op, const T* src, const int64_t* target, int64_t n, T* out, int64_t m) {
+  Chunks chunks(n, m);
+  if (chunks.count == 1) { // exactly the source order
+    for (int64_t i = 0; i < n; ++i)
+      if (int64_t t = target[i]; t >= 0) out[t] = op(src[i], out[t]);
+    return;
+  }
+  // Integer and bool operations are associative and commutative with an
+  // identity: every grouping and order gives the same bits as the source order.
+  std::vector<std::unique_ptr<T[]>> acc(size_t(chunks.count)); // not vector<bool>
+  tbb::parallel_for(int64_t(0), chunks.count, [&](int64_t c) {
+    std::unique_ptr<T[]> a(new T[size_t(m)]);
+    std::fill(a.get(), a.get() + m, op.identity());
+    for (int64_t i = chunks.begin(c), e = chunks.end(c); i < e; ++i)
+      if (int64_t t = target[i]; t >= 0) a[size_t(t)] = op(src[i], a[size_t(t)]);
+    acc[size_t(c)] = std::move(a);
+  });
+  tbb::parallel_for(tbb::blocked_range<int64_t>(0, m, 4096),
+                    [&](const tbb::blocked_range<int64_t>& r) {
+                      for (int64_t c = 0; c < chunks.count; ++c) {
+                        const T* a = acc[size_t(c)].get();
+                        for (int64_t t = r.begin(); t < r.end(); ++t)
+                          out[t] = op(a[t], out[t]);
+                      }
+                    });
+}
+
+// `new` wins: each target gets its last source element.
+void take_new(const Array& src, const std::vector<int64_t>& target, Array& out) {
+  int64_t n = int64_t(target.size()), m = out.size();
+  std::vector<int64_t> last(size_t(m), -1);
+  Chunks chunks(n, m);
+  if (chunks.count == 1) {
+    for (int64_t i = 0; i < n; ++i)
+      if (int64_t t = target[size_t(i)]; t >= 0) last[size_t(t)] = i;
+  } else {
+    std::vector<std::vector<int64_t>> per(size_t(chunks.count));
+    tbb::parallel_for(int64_t(0), chunks.count, [&](int64_t c) {
+      std::vector<int64_t> l(size_t(m), -1);
+      for (int64_t i = chunks.begin(c), e = chunks.end(c); i < e; ++i)
+        if (int64_t t = target[size_t(i)]; t >= 0) l[size_t(t)] = i;
+      per[size_t(c)] = std::move(l);
+    });
+    for (const auto& l : per) // later chunks win
+      for (int64_t t = 0; t < m; ++t)
+        if (l[size_t(t)] >= 0) last[size_t(t)] = l[size_t(t)];
+  }
+  for (size_t leaf = 0; leaf < out.num_leaves(); ++leaf) {
+    size_t size = scalar_size(out.leaf_kind(leaf));
+    std::byte* o = out.leaf(leaf).data();
+    const std::byte* s = src.leaf(leaf).data();
+    for (int64_t t = 0; t < m; ++t)
+      if (int64_t i = last[size_t(t)]; i >= 0)
+        std::memcpy(o + size_t(t) * size, s + size_t(i) * size, size);
+  }
+}
+
+} // namespace
+
+std::optional<NativeCombine> recognise_combine(const Lambda& f) {
+  if (f.params.size() != 2 || f.params[0].name == f.params[1].name) return std::nullopt;
+  const std::string& new_v = f.params[0].name;
+  const std::string& old_v = f.params[1].name;
+  NativeCombine c;
+  if (is_var(f.body, new_v)) {
+    c.kind = NativeCombine::Kind::TakeNew;
+    return c;
+  }
+  if (is_var(f.body, old_v)) {
+    c.kind = NativeCombine::Kind::KeepOld;
+    return c;
+  }
+  const auto* app = std::get_if<ex::PrimApp>(&f.body->node);
+  if (!app || app->args.size() != 2 || !f.params[0].type.is_scalar()) return std::nullopt;
+  bool operands = (is_var(app->args[0], new_v) && is_var(app->args[1], old_v)) ||
+                  (is_var(app->args[0], old_v) && is_var(app->args[1], new_v));
+  if (!operands) return std::nullopt;
+  ScalarKind k = f.params[0].type.scalar_kind();
+  switch (app->op) {
+  case Prim::Add:
+  case Prim::Mul:
+  case Prim::Min:
+  case Prim::Max:
+  case Prim::BAnd:
+  case Prim::BOr:
+  case Prim::BXor:
+    if (!integral(k)) return std::nullopt;
+    break;
+  case Prim::And:
+  case Prim::Or:
+    if (k != ScalarKind::Bool) return std::nullopt;
+    break;
+  default: return std::nullopt;
+  }
+  c.op = app->op;
+  c.type = k;
+  return c;
+}
+
+void permute_native(const NativeCombine& c, const Array& src, const std::vector<int64_t>& target,
+                    Array& out) {
+  switch (c.kind) {
+  case NativeCombine::Kind::KeepOld: return;
+  case NativeCombine::Kind::TakeNew: return take_new(src, target, out);
+  case NativeCombine::Kind::Op: break;
+  }
+  dispatch_kind(c.type, [&](auto zero) {
+    using T = decltype(zero);
+    if constexpr (!std::is_floating_point_v<T>)
+      with_op<T>(c.op, [&](auto op) {
+        combine_op<T>(op, src.leaf_data<T>(0), target.data(), int64_t(target.size()),
+                      out.leaf_data<T>(0), out.size());
+      });
+  });
+}
+
+} // namespace strata::tbbe

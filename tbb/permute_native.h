@@ -1,0 +1,46 @@
+// permute with a combining function the engine recognises, run as plain
+// typed loops and, on large sources, in parallel with per-chunk private
+// accumulators.
+//
+// LANGUAGE.md pins permute's combination order: source row-major, each
+// element combined as `(comb new old)`. The parallel path gives bitwise that
+// result, so it only takes combining functions for which every order is the
+// same: `(op new old)` or `(op old new)` with op one of + * min max band bor
+// bxor on an integer type (wrapping: associative and commutative) or and/or on
+// bool, plus the projections `new` (the last element wins) and `old` (the
+// defaults stay) on any type. Float + and everything else keep the ordered
+// path of permute_kernel.cpp.
+#pragma once
+
+#include <optional>
+
+#include "core/array.h"
+#include "core/ir.h"
+#include "core/prim.h"
+
+namespace strata::tbbe {
+
+struct NativeCombine {
+  enum class Kind { Op, TakeNew, KeepOld };
+  Kind kind = Kind::Op;
+  Prim op = Prim::Add;               // Kind::Op
+  ScalarKind type = ScalarKind::I64; // Kind::Op
+};
+
+// How `f` combines, if it is one of the forms above.
+std::optional<NativeCombine> recognise_combine(const Lambda& f);
+
+// Sources of at least this many elements per private accumulator element are
+// split into chunks combined in parallel: chunk length
+// max(kMinPermuteChunk, kPermuteChunkPerTarget * targets). Chosen by sizes
+// only, never by thread count, so the result is the same for any thread count
+// (and the same as the sequential loop, as the forms above allow).
+constexpr int64_t kMinPermuteChunk = int64_t(1) << 16;
+constexpr int64_t kPermuteChunkPerTarget = 8;
+
+// out[target[i]] := comb(src[i], out[target[i]]) for i in source order
+// (target -1: ignored), with the result of that order.
+void permute_native(const NativeCombine& c, const Array& src, const std::vector<int64_t>& target,
+                    Array& out);
+
+} // namespace strata::tbbe
