@@ -12,7 +12,7 @@ constexpr size_t kStaggerSlots = 8; // start offsets cycle through 0, 64, ..., 4
 std::atomic<uint64_t> g_allocations{0};
 } // namespace
 
-Buffer Buffer::allocate(size_t bytes) {
+Buffer Buffer::allocate(size_t bytes, bool zero) {
   uint64_t n = g_allocations.fetch_add(1, std::memory_order_relaxed);
   size_t offset = (n % kStaggerSlots) * kAlign;
   size_t total = bytes + offset;
@@ -23,7 +23,7 @@ Buffer Buffer::allocate(size_t bytes) {
   } catch (const std::bad_alloc&) {
     throw Error(ErrorKind::Resource, "out of memory allocating " + std::to_string(bytes) + " bytes");
   }
-  std::memset(base, 0, total);
+  if (zero) std::memset(base, 0, total);
   Buffer b;
   b.data_ = std::shared_ptr<std::byte>(base + offset, [base](std::byte*) {
     ::operator delete(base, std::align_val_t(kAlign));
@@ -34,7 +34,7 @@ Buffer Buffer::allocate(size_t bytes) {
 
 uint64_t Buffer::allocation_count() { return g_allocations.load(std::memory_order_relaxed); }
 
-Array Array::allocate(const Type& elem, Shape shape) {
+Array Array::allocate(const Type& elem, Shape shape, bool zero) {
   Array a;
   a.elem_ = elem;
   a.size_ = shape_size(shape);
@@ -44,7 +44,7 @@ Array Array::allocate(const Type& elem, Shape shape) {
     size_t bytes = 0;
     if (__builtin_mul_overflow(size_t(a.size_), scalar_size(k), &bytes))
       throw Error(ErrorKind::Resource, "array of shape " + shape_str(a.shape_) + " is too large");
-    a.leaves_.push_back(Buffer::allocate(bytes));
+    a.leaves_.push_back(Buffer::allocate(bytes, zero));
   }
   return a;
 }

@@ -21,8 +21,8 @@ namespace strata {
 class Buffer {
 public:
   Buffer() = default;
-  // Zero-filled storage for `bytes` bytes.
-  static Buffer allocate(size_t bytes);
+  // Zero-filled storage for `bytes` bytes (contents unspecified when !zero).
+  static Buffer allocate(size_t bytes, bool zero = true);
   std::byte* data() const { return data_.get(); }
   size_t bytes() const { return bytes_; }
   // How many Buffers share this storage (engines reuse storage no one else holds).
@@ -38,8 +38,9 @@ private:
 class Array {
 public:
   Array() = default;
-  // A zero-filled array of the element type and shape.
-  static Array allocate(const Type& elem, Shape shape);
+  // A zero-filled array of the element type and shape (contents unspecified
+  // when !zero: for engines that write every element).
+  static Array allocate(const Type& elem, Shape shape, bool zero = true);
 
   const Type& elem_type() const { return elem_; }
   Type type() const { return Type::array(elem_, rank()); }

@@ -610,7 +610,11 @@ private:
         graph_.arrays[size_t(n.id)].source_name = name;
       return;
     }
-    bool keep = !uses.indexed && (n.cheap || (!uses.in_loop && uses.elementwise == 1));
+    // A binding never read is still computed, checks included, as the
+    // interpreter does (docs/fusion.md rule 3): dropping a cheap one would skip
+    // its checks while later kernels still raise theirs (tbb error order).
+    bool keep = !uses.indexed && uses.elementwise > 0 &&
+                (n.cheap || (!uses.in_loop && uses.elementwise == 1));
     if (!keep) materialize(n, name);
   }
 

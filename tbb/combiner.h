@@ -6,50 +6,50 @@
 
 #include <cstring>
 
+#include "tbb/gather.h"
 #include "tbb/runtime.h"
 
 namespace strata::tbbe {
 
-// Copies the selected lanes of `from` into the same lanes of `to` (one frame).
-inline void copy_selected(Frame& f, const Operand& from, const Operand& to, const Selection& s) {
-  std::vector<ScalarKind> kinds = from.type.leaves();
-  for (size_t l = 0; l < kinds.size(); ++l) {
-    size_t size = scalar_size(kinds[l]);
-    std::byte* src = f.reg<std::byte>(from.regs[l]);
-    std::byte* dst = f.reg<std::byte>(to.regs[l]);
+// Copies the selected lanes of registers `from` into the same lanes of `to`
+// (one frame); `sizes` are the leaves' widths.
+inline void copy_selected(Frame& f, const std::vector<int>& from, const std::vector<int>& to,
+                          const std::vector<size_t>& sizes, const Selection& s) {
+  for (size_t l = 0; l < sizes.size(); ++l) {
+    std::byte* src = f.reg<std::byte>(from[l]);
+    std::byte* dst = f.reg<std::byte>(to[l]);
     if (s.is_dense())
-      std::memcpy(dst, src, size_t(s.count) * size);
+      std::memcpy(dst, src, size_t(s.count) * sizes[l]);
     else
-      for_each_lane(
-          s, [&](int i) { std::memcpy(dst + size_t(i) * size, src + size_t(i) * size, size); });
+      for_each_lane(s, [&](int i) { copy_slot(src, i, dst, i, sizes[l]); });
   }
 }
 
-// Copies lane `from_lane` of `from` (frame a) to lane `to_lane` of `to` (frame b).
-inline void copy_lane(Frame& a, const Operand& from, int from_lane, Frame& b, const Operand& to,
-                      int to_lane) {
-  std::vector<ScalarKind> kinds = from.type.leaves();
-  for (size_t l = 0; l < kinds.size(); ++l) {
-    size_t size = scalar_size(kinds[l]);
-    std::memcpy(b.reg<std::byte>(to.regs[l]) + size_t(to_lane) * size,
-                a.reg<std::byte>(from.regs[l]) + size_t(from_lane) * size, size);
-  }
+// Copies lane `from_lane` of registers `from` (frame a) to lane `to_lane` of
+// registers `to` (frame b).
+inline void copy_lane(Frame& a, const std::vector<int>& from, int from_lane, Frame& b,
+                      const std::vector<int>& to, int to_lane, const std::vector<size_t>& sizes) {
+  for (size_t l = 0; l < sizes.size(); ++l)
+    copy_slot(a.reg<std::byte>(from[l]), from_lane, b.reg<std::byte>(to[l]), to_lane, sizes[l]);
 }
 
 class Combiner {
 public:
   // `acc_first`: f is (f acc x); otherwise (f x acc) as in scanr.
   Combiner(const ScalarFunction& f, const ArrayTable& arrays, bool acc_first = true)
-      : f_(f), frame_(f.registers(), arrays), acc_(acc_first ? 0 : 1) {
+      : f_(f), frame_(f.registers(), arrays), acc_(acc_first ? 0 : 1),
+        sizes_(leaf_sizes(f.result().type.leaves())) {
     f_.prepare(frame_);
   }
   Frame& frame() { return frame_; }
   const Operand& acc() const { return f_.params()[size_t(acc_)]; }
   const Operand& x() const { return f_.params()[size_t(1 - acc_)]; }
+  // The byte width of each leaf of the accumulator.
+  const std::vector<size_t>& sizes() const { return sizes_; }
   // acc := combine(acc, x) on the selected lanes.
   void step(const Selection& s) {
     f_.run(frame_, s);
-    copy_selected(frame_, f_.result(), acc(), s);
+    copy_selected(frame_, f_.result().regs, acc().regs, sizes_, s);
   }
   void fill_acc(const Leaves& v, int count) {
     for (int lane = 0; lane < count; ++lane)
@@ -60,6 +60,7 @@ private:
   const ScalarFunction& f_;
   Frame frame_;
   int acc_;
+  std::vector<size_t> sizes_;
 };
 
 // Combines the accumulators of lanes 0..count-1 in order, pairwise
@@ -70,11 +71,11 @@ inline void tree_reduce_lanes(Combiner& c, int count) {
   while (count > 1) {
     int pairs = count / 2;
     for (int i = 0; i < pairs; ++i) {
-      copy_lane(f, c.acc(), 2 * i + 1, f, c.x(), i);
-      if (i > 0) copy_lane(f, c.acc(), 2 * i, f, c.acc(), i);
+      copy_lane(f, c.acc().regs, 2 * i + 1, f, c.x().regs, i, c.sizes());
+      if (i > 0) copy_lane(f, c.acc().regs, 2 * i, f, c.acc().regs, i, c.sizes());
     }
     c.step(Selection::dense(pairs));
-    if (count % 2) copy_lane(f, c.acc(), count - 1, f, c.acc(), pairs);
+    if (count % 2) copy_lane(f, c.acc().regs, count - 1, f, c.acc().regs, pairs, c.sizes());
     count = pairs + count % 2;
   }
 }

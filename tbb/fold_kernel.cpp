@@ -8,7 +8,15 @@
 // tree; chunk results are combined left to right from the seed. The operator
 // is only assumed associative (never commutative), and the tree depends only
 // on the row length, so results are the same for every thread count.
+//
+// Long rows folded by a recognised commutative operation (tbb/fold_native.h:
+// `(op a b)` of the two parameters, op + * min max band bor bxor on an
+// integer type, + * on a float type) take a faster path: the element function
+// runs on 256 consecutive elements at a time (contiguous reads), lane l of a
+// chunk accumulates elements l, l+256, l+512, ... in a typed loop, and the
+// 256 lanes are combined by the same fixed pairwise tree.
 #include "tbb/combiner.h"
+#include "tbb/fold_native.h"
 #include "tbb/kernels.h"
 
 namespace strata::tbbe {
@@ -26,29 +34,29 @@ struct FoldPlan {
   Leaves seed;
 };
 
-// Loads element `pos` (row-major position in the input) into lane `lane` of
-// the element function's index registers.
-void set_index(Frame& f, const std::vector<int>& regs, const Shape& sh, int64_t pos, int lane) {
-  if (regs.size() == 1) {
-    f.reg<int64_t>(regs[0])[lane] = pos;
-    return;
-  }
-  Index ix = from_linear(sh, pos);
-  for (size_t k = 0; k < regs.size(); ++k)
-    f.reg<int64_t>(regs[k])[lane] = ix[k];
-}
-
 // Folds rows [first, first+count) with one lane per row, in element order.
+// The index registers hold the row's outer components (set once) and the
+// column, advanced for all lanes at once.
 void fold_rows(Runtime& rt, const kn::Fold& fold, const FoldPlan& p, int64_t first, int count,
                Array& out) {
   const ScalarFunction& elem = rt.functions.of(fold.input.elem);
   Frame ef(elem.registers(), rt.table);
   elem.prepare(ef);
+  const std::vector<int>& ix = elem.params()[0].regs;
+  for (int lane = 0; lane < count; ++lane) {
+    int64_t rest = first + lane;
+    for (size_t k = ix.size(); k-- > 1;) {
+      ef.reg<int64_t>(ix[k - 1])[lane] = rest % p.shape[k - 1];
+      rest /= p.shape[k - 1];
+    }
+  }
   Combiner c(rt.functions.of(fold.f), rt.table);
   if (p.has_seed) c.fill_acc(p.seed, count);
+  int64_t* column = ef.reg<int64_t>(ix.back());
+  int64_t row_base = ix.size() == 1 ? p.n : 0; // rank 1: the index is the position
   for (int64_t j = 0; j < p.n; ++j) {
     for (int lane = 0; lane < count; ++lane)
-      set_index(ef, elem.params()[0].regs, p.shape, (first + lane) * p.n + j, lane);
+      column[lane] = (first + lane) * row_base + j;
     run_lanes_in_order(elem, ef, count);
     bool first_element = j == 0 && !p.has_seed;
     copy_lanes(ef, elem.result().regs, c.frame(), first_element ? c.acc().regs : c.x().regs, count);
@@ -70,6 +78,15 @@ void fold_rows_in_order(Runtime& rt, const kn::Fold& fold, const FoldPlan& p, in
   }
 }
 
+// Loads the index of element `pos` (row-major) into lane `lane`.
+void set_position(Frame& f, const std::vector<int>& regs, const Shape& sh, int64_t pos, int lane) {
+  for (size_t k = regs.size(); k-- > 1;) {
+    f.reg<int64_t>(regs[k])[lane] = pos % sh[k];
+    pos /= sh[k];
+  }
+  if (!regs.empty()) f.reg<int64_t>(regs[0])[lane] = pos;
+}
+
 // Folds elements [start, start+len) of the input (len >= 1, within one row)
 // without a seed; the result is in lane 0 of the combiner's accumulator.
 void fold_chunk(Runtime& rt, const kn::Fold& fold, const FoldPlan& p, int64_t start, int64_t len,
@@ -85,7 +102,7 @@ void fold_chunk(Runtime& rt, const kn::Fold& fold, const FoldPlan& p, int64_t st
     if (j >= last_len) s = Selection::dense(lanes - 1);
     if (s.count == 0) break;
     for (int lane = 0; lane < s.count; ++lane)
-      set_index(ef, elem.params()[0].regs, p.shape, start + lane * kBlock + j, lane);
+      set_position(ef, elem.params()[0].regs, p.shape, start + lane * kBlock + j, lane);
     run_lanes_in_order(elem, ef, s.count);
     copy_lanes(ef, elem.result().regs, c.frame(), j == 0 ? c.acc().regs : c.x().regs, s.count);
     if (j > 0) c.step(s);
@@ -95,6 +112,7 @@ void fold_chunk(Runtime& rt, const kn::Fold& fold, const FoldPlan& p, int64_t st
 
 void fold_long_rows(Runtime& rt, const kn::Fold& fold, const FoldPlan& p, Array& out) {
   const ScalarFunction& f = rt.functions.of(fold.f);
+  std::optional<NativeFold> native = recognise_fold(fold.f);
   int64_t chunks = (p.n + kChunk - 1) / kChunk;
   for (int64_t row = 0; row < p.rows; ++row) {
     std::vector<Leaves> partial(static_cast<size_t>(chunks));
@@ -103,6 +121,13 @@ void fold_long_rows(Runtime& rt, const kn::Fold& fold, const FoldPlan& p, Array&
         Combiner c(f, rt.table);
         int64_t start = row * p.n + ch * kChunk;
         int64_t len = std::min(kChunk, p.n - ch * kChunk);
+        if (native) {
+          // Errors: batches run in order, each re-run lane by lane on an
+          // error, so the first failing element of the chunk is reported.
+          partial[size_t(ch)] =
+              fold_chunk_native(rt, fold.input.elem, p.shape, start, len, *native);
+          continue;
+        }
         try {
           fold_chunk(rt, fold, p, start, len, c);
         } catch (const Error&) {

@@ -53,9 +53,12 @@ void run_foldseg(Runtime& rt, const Kernel& k, const kn::FoldSeg& f) {
         if (q >= lengths[seg]) continue;
         lanes[size_t(active++)] = uint16_t(lane);
         int64_t pos = (u / nsegs) * n + offset[size_t(seg)] + q;
-        Index ix = from_linear(sh, pos);
-        for (size_t d = 0; d < ix.size(); ++d)
-          ef.reg<int64_t>(elem.params()[0].regs[d])[lane] = ix[d];
+        const std::vector<int>& ix = elem.params()[0].regs; // row-major, no allocation
+        for (size_t d = ix.size(); d-- > 1;) {
+          ef.reg<int64_t>(ix[d])[lane] = pos % sh[d];
+          pos /= sh[d];
+        }
+        ef.reg<int64_t>(ix[0])[lane] = pos;
       }
       Selection s{lanes.data(), active};
       elem.run(ef, s);

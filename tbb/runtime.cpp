@@ -2,6 +2,7 @@
 
 #include "fusion/checks.h"
 
+#include <algorithm>
 #include <cstring>
 #include <utility>
 
@@ -47,7 +48,7 @@ Array Runtime::take(int64_t key, const Type& elem, const Shape& sh) {
       }
     }
   }
-  return Array::allocate(elem, sh);
+  return Array::allocate(elem, sh, /*zero=*/false); // every kernel writes every element
 }
 
 Leaves Runtime::eval(const Exp& e) const {
@@ -111,11 +112,20 @@ void fill_indices(Frame& f, const std::vector<int>& regs, const Shape& sh, int64
       r[lane] = start + lane;
     return;
   }
+  // Row by row of the innermost dimension: outer components are constant
+  // along a row, the innermost one counts up.
   Index ix = from_linear(sh, start);
-  for (int lane = 0; lane < count; ++lane) {
-    for (size_t k = 0; k < regs.size(); ++k)
-      f.reg<int64_t>(regs[k])[lane] = ix[k];
-    for (size_t k = ix.size(); k-- > 0;) {
+  size_t last = regs.size() - 1;
+  for (int lane = 0; lane < count;) {
+    int run = int(std::min<int64_t>(count - lane, sh[last] - ix[last]));
+    for (size_t k = 0; k < last; ++k)
+      std::fill_n(f.reg<int64_t>(regs[k]) + lane, run, ix[k]);
+    int64_t* inner = f.reg<int64_t>(regs[last]) + lane;
+    for (int i = 0; i < run; ++i)
+      inner[i] = ix[last] + i;
+    lane += run;
+    ix[last] = 0;
+    for (size_t k = last; k-- > 0;) {
       if (++ix[k] < sh[k]) break;
       ix[k] = 0;
     }

@@ -3,6 +3,7 @@
 #include "core/boundary.h"
 #include "core/runtime_errors.h"
 #include "tbb/batch_ops.h"
+#include "tbb/gather.h"
 
 namespace strata::tbbe {
 
@@ -254,42 +255,83 @@ private:
     return out;
   }
 
+  // The element kinds of the manifest array behind an array variable.
+  std::vector<ScalarKind> leaf_kinds_of(const Acc& a) {
+    const std::string& name = std::get<ac::Var>(a.node).name;
+    return arrays_.at(name).second.elem().leaves();
+  }
+
+  static std::vector<GatherFn> gathers_of(const std::vector<ScalarKind>& kinds) {
+    std::vector<GatherFn> g;
+    for (ScalarKind k : kinds)
+      g.push_back(gather_fn(k));
+    return g;
+  }
+
+  // xs[ix]: row-major positions of the selected lanes (bounds-checked in one
+  // pass), then one typed gather per leaf, a contiguous copy when the
+  // positions are consecutive.
   Operand form(const ex::Read& r, const Exp& e, Code& code) {
     auto [id, name] = array_of(*r.array);
+    std::vector<GatherFn> gathers = gathers_of(leaf_kinds_of(*r.array));
     std::vector<int> ix = exp(*r.index, code).regs;
     Operand out = fresh(e.type);
+    int pos_reg = new_reg();
     SrcLoc loc = e.loc;
     std::string op = r.origin.empty() ? "!" : r.origin; // the fused operation a bounds error names
     code.instrs.push_back([=, regs = out.regs](Frame& f, const Selection& s) {
       const Array& a = f.array(id);
       const Shape& sh = a.shape();
-      for_each_lane(s, [&](int lane) {
-        int64_t pos = 0;
+      const int64_t* pos;
+      bool bad = false, consecutive = false;
+      if (ix.size() == 1) {
+        pos = f.reg<int64_t>(ix[0]);
+        consecutive = s.is_dense() && consecutive_positions(pos, s.count);
+        bad = any_out_of_range(pos, s, consecutive, sh[0]);
+      } else {
+        int64_t* p = f.reg<int64_t>(pos_reg);
+        for_each_lane(s, [&](int i) { p[i] = 0; });
         for (size_t k = 0; k < ix.size(); ++k) {
-          int64_t i = f.reg<int64_t>(ix[k])[lane];
-          if (i < 0 || i >= sh[k])
-            throw index_out_of_bounds(lane_index(f, ix, lane), sh, op, name, loc);
-          pos = pos * sh[k] + i;
+          const int64_t* c = f.reg<int64_t>(ix[k]);
+          int64_t n = sh[k];
+          bad = bad || any_out_of_range(c, s, false, n);
+          for_each_lane(s, [&](int i) { p[i] = p[i] * n + c[i]; });
         }
-        gather(f, a, regs, pos, lane);
-      });
+        pos = p;
+        consecutive = !bad && s.is_dense() && consecutive_positions(pos, s.count);
+      }
+      if (bad)
+        for_each_lane(s, [&](int lane) {
+          for (size_t k = 0; k < ix.size(); ++k) {
+            int64_t i = f.reg<int64_t>(ix[k])[lane];
+            if (i < 0 || i >= sh[k])
+              throw index_out_of_bounds(lane_index(f, ix, lane), sh, op, name, loc);
+          }
+        });
+      for (size_t l = 0; l < regs.size(); ++l)
+        gathers[l](a.leaf(l).data(), pos, f.reg<std::byte>(regs[l]), s, consecutive);
     });
     return out;
   }
 
   Operand form(const ex::LinearRead& r, const Exp& e, Code& code) {
     auto [id, name] = array_of(*r.array);
+    std::vector<GatherFn> gathers = gathers_of(leaf_kinds_of(*r.array));
     int i_reg = exp(*r.index, code).regs[0];
     Operand out = fresh(e.type);
     SrcLoc loc = e.loc;
     std::string op = r.origin.empty() ? "!!" : r.origin;
     code.instrs.push_back([=, regs = out.regs](Frame& f, const Selection& s) {
       const Array& a = f.array(id);
-      for_each_lane(s, [&](int lane) {
-        int64_t i = f.reg<int64_t>(i_reg)[lane];
-        if (i < 0 || i >= a.size()) throw linear_index_out_of_bounds(i, a.shape(), op, name, loc);
-        gather(f, a, regs, i, lane);
-      });
+      const int64_t* pos = f.reg<int64_t>(i_reg);
+      bool consecutive = s.is_dense() && consecutive_positions(pos, s.count);
+      if (any_out_of_range(pos, s, consecutive, a.size()))
+        for_each_lane(s, [&](int lane) {
+          int64_t i = pos[lane];
+          if (i < 0 || i >= a.size()) throw linear_index_out_of_bounds(i, a.shape(), op, name, loc);
+        });
+      for (size_t l = 0; l < regs.size(); ++l)
+        gathers[l](a.leaf(l).data(), pos, f.reg<std::byte>(regs[l]), s, consecutive);
     });
     return out;
   }
@@ -365,36 +407,81 @@ private:
   }
 
   // A window read: the neighbour at `offsets` of the element being computed.
+  // Interior code (whole window inside) computes positions in one typed pass
+  // and gathers (a contiguous copy for a run of consecutive centres); border
+  // code applies the boundary per lane.
   Operand form(const ex::At& at, const Exp& e, Code& code) {
     if (!window_) throw Error(ErrorKind::Type, e.loc, "`at` outside a stencil");
     Operand out = fresh(e.type);
     int id = window_->array;
+    std::vector<ScalarKind> kinds = arrays_type(id).elem().leaves();
+    std::vector<GatherFn> gathers = gathers_of(kinds);
+    std::vector<size_t> sizes = leaf_sizes(kinds);
     bool interior = window_->interior;
     ac::BoundaryKind kind = window_->boundary.kind;
     std::vector<int64_t> offsets = at.offsets;
+    int pos_reg = new_reg();
     code.instrs.push_back([=, regs = out.regs, center = center_,
                            constant = boundary_value_.regs](Frame& f, const Selection& s) {
       const Array& a = f.array(id);
       const Shape& sh = a.shape();
+      int64_t* p = f.reg<int64_t>(pos_reg);
+      if (interior) {
+        for_each_lane(s, [&](int i) { p[i] = 0; });
+        for (size_t k = 0; k < offsets.size(); ++k) {
+          const int64_t* c = f.reg<int64_t>(center[k]);
+          int64_t n = sh[k], off = offsets[k];
+          if (s.is_dense())
+            for (int i = 0; i < s.count; ++i)
+              p[i] = p[i] * n + c[i] + off;
+          else
+            for_each_lane(s, [&](int i) { p[i] = p[i] * n + c[i] + off; });
+        }
+        bool consecutive = s.is_dense() && consecutive_positions(p, s.count);
+        for (size_t l = 0; l < regs.size(); ++l)
+          gathers[l](a.leaf(l).data(), p, f.reg<std::byte>(regs[l]), s, consecutive);
+        return;
+      }
+      bool outside = false;
       for_each_lane(s, [&](int lane) {
         int64_t pos = 0;
         for (size_t k = 0; k < offsets.size(); ++k) {
-          int64_t i = f.reg<int64_t>(center[k])[lane] + offsets[k];
-          if (!interior) i = boundary_coordinate(kind, i, sh[k]);
+          int64_t i =
+              boundary_coordinate(kind, f.reg<int64_t>(center[k])[lane] + offsets[k], sh[k]);
           if (i < 0) { // outside, with a constant boundary
-            for (size_t l = 0; l < regs.size(); ++l) {
-              size_t size = scalar_size(a.leaf_kind(l));
-              std::memcpy(f.reg<std::byte>(regs[l]) + size_t(lane) * size,
-                          f.reg<std::byte>(constant[l]) + size_t(lane) * size, size);
-            }
-            return;
+            pos = -1;
+            outside = true;
+            break;
           }
           pos = pos * sh[k] + i;
         }
-        gather(f, a, regs, pos, lane);
+        p[lane] = pos;
       });
+      if (!outside) {
+        for (size_t l = 0; l < regs.size(); ++l)
+          gathers[l](a.leaf(l).data(), p, f.reg<std::byte>(regs[l]), s, false);
+        return;
+      }
+      for (size_t l = 0; l < regs.size(); ++l) {
+        const std::byte* data = a.leaf(l).data();
+        const std::byte* cst = f.reg<std::byte>(constant[l]);
+        std::byte* o = f.reg<std::byte>(regs[l]);
+        for_each_lane(s, [&](int lane) {
+          if (p[lane] < 0)
+            copy_slot(cst, lane, o, lane, sizes[l]);
+          else
+            copy_slot(data + size_t(p[lane]) * sizes[l], 0, o + size_t(lane) * sizes[l], 0,
+                      sizes[l]);
+        });
+      }
     });
     return out;
+  }
+
+  const Type& arrays_type(int id) {
+    for (const auto& [name, entry] : arrays_)
+      if (entry.first == id) return entry.second;
+    throw Error(ErrorKind::Type, "kernel code reads an unknown array (internal error)");
   }
 };
 

@@ -39,11 +39,6 @@ struct Segment {
   std::optional<Leaves> carry; // the accumulator before the first element
 };
 
-// The input element at scan-order position q of a row.
-int64_t element_at(const ScanPlan& p, int64_t row, int64_t q) {
-  return row * p.n + (p.right ? p.n - 1 - q : q);
-}
-
 // Where the accumulator after scan-order position q goes in the output row, or -1 (scanl' last: the
 // total).
 int64_t output_after(const ScanPlan& p, int64_t q) {
@@ -57,60 +52,89 @@ int64_t output_after(const ScanPlan& p, int64_t q) {
   return -1;
 }
 
-void put(Frame& f, const Operand& acc, int lane, Array& out, int64_t pos) {
-  std::vector<ScalarKind> kinds = acc.type.leaves();
-  for (size_t l = 0; l < kinds.size(); ++l) {
-    size_t size = scalar_size(kinds[l]);
-    std::memcpy(out.leaf(l).data() + size_t(pos) * size,
-                f.reg<std::byte>(acc.regs[l]) + size_t(lane) * size, size);
-  }
-}
-
 class SegmentScanner {
 public:
   SegmentScanner(Runtime& rt, const kn::Scan& s, const ScanPlan& p)
-      : rt_(rt), p_(p), elem_(rt.functions.of(s.input.elem)), ef_(elem_.registers(), rt.table),
+      : p_(p), elem_(rt.functions.of(s.input.elem)), ef_(elem_.registers(), rt.table),
         c_(rt.functions.of(s.f), rt.table, !p.right) {
     elem_.prepare(ef_);
   }
 
   // Scans (or, with out == nullptr, only folds) up to kBatch segments, one per
   // lane. Returns the accumulator of each segment after its last element.
+  // Nothing is allocated per element.
   std::vector<Leaves> run(const std::vector<Segment>& segs, Array* out) {
     int count = int(segs.size());
     int64_t longest = 0;
     for (const Segment& s : segs)
       longest = std::max(longest, s.length);
-    for (int lane = 0; lane < count; ++lane)
-      if (segs[size_t(lane)].carry)
-        write_lane(c_.frame(), c_.acc().regs, lane, *segs[size_t(lane)].carry);
-    std::vector<uint16_t> lanes(static_cast<size_t>(count));
+    const std::vector<int>& ix = elem_.params()[0].regs;
+    for (int lane = 0; lane < count; ++lane) {
+      const Segment& seg = segs[size_t(lane)];
+      if (seg.carry) write_lane(c_.frame(), c_.acc().regs, lane, *seg.carry);
+      // The outer index components of the row, fixed for the whole segment.
+      int64_t rest = seg.row;
+      for (size_t k = ix.size(); k-- > 1;) {
+        ef_.reg<int64_t>(ix[k - 1])[lane] = rest % p_.shape[k - 1];
+        rest /= p_.shape[k - 1];
+      }
+    }
+    const std::vector<size_t>& sizes = c_.sizes();
+    const std::vector<int>& res = elem_.result().regs;
+    std::vector<std::byte*> out_data;
+    if (out)
+      for (size_t l = 0; l < sizes.size(); ++l)
+        out_data.push_back(out->leaf(l).data());
     for (int64_t q = 0; q < longest; ++q) {
       int active = 0;
       for (int lane = 0; lane < count; ++lane)
-        if (q < segs[size_t(lane)].length) lanes[size_t(active++)] = uint16_t(lane);
-      Selection s = active == count ? Selection::dense(count) : Selection{lanes.data(), active};
-      for_each_lane(s, [&](int lane) {
-        const Segment& seg = segs[size_t(lane)];
-        set_position(element_at(p_, seg.row, seg.offset + q), lane);
-      });
-      elem_.run(ef_, s);
-      for_each_lane(s, [&](int lane) {
-        bool starts = q == 0 && !segs[size_t(lane)].carry;
-        copy_lane(ef_, elem_.result(), lane, c_.frame(), starts ? c_.acc() : c_.x(), lane);
-      });
-      // Lanes that start here take the element itself; the others combine.
-      std::vector<uint16_t> combine;
-      for_each_lane(s, [&](int lane) {
-        if (!(q == 0 && !segs[size_t(lane)].carry)) combine.push_back(uint16_t(lane));
-      });
-      if (!combine.empty()) c_.step(Selection{combine.data(), int(combine.size())});
-      if (out)
+        if (q < segs[size_t(lane)].length) lanes_[size_t(active++)] = uint16_t(lane);
+      Selection s = active == count ? Selection::dense(count) : Selection{lanes_, active};
+      if (!ix.empty()) {
+        int64_t* last = ef_.reg<int64_t>(ix.back());
+        int64_t base = ix.size() == 1 ? 1 : 0; // rank 1: the position is the whole index
         for_each_lane(s, [&](int lane) {
           const Segment& seg = segs[size_t(lane)];
-          int64_t pos = output_after(p_, seg.offset + q);
-          if (pos >= 0) put(c_.frame(), c_.acc(), lane, *out, seg.row * p_.m + pos);
+          int64_t r = seg.offset + q;
+          last[lane] = (p_.right ? p_.n - 1 - r : r) + base * seg.row * p_.n;
         });
+      }
+      elem_.run(ef_, s);
+      // Lanes that start here take the element itself; the others combine.
+      Selection combine = s;
+      if (q == 0) {
+        int n = 0;
+        for_each_lane(s, [&](int lane) {
+          if (segs[size_t(lane)].carry) {
+            copy_lane(ef_, res, lane, c_.frame(), c_.x().regs, lane, sizes);
+            combine_[n++] = uint16_t(lane);
+          } else {
+            copy_lane(ef_, res, lane, c_.frame(), c_.acc().regs, lane, sizes);
+          }
+        });
+        combine = Selection{combine_, n};
+      } else {
+        for (size_t l = 0; l < sizes.size(); ++l) {
+          const std::byte* from = ef_.reg<std::byte>(res[l]);
+          std::byte* to = c_.frame().reg<std::byte>(c_.x().regs[l]);
+          if (s.is_dense())
+            std::memcpy(to, from, size_t(s.count) * sizes[l]);
+          else
+            for_each_lane(s, [&](int lane) { copy_slot(from, lane, to, lane, sizes[l]); });
+        }
+      }
+      if (combine.count > 0) c_.step(combine);
+      if (out)
+        for (size_t l = 0; l < sizes.size(); ++l) {
+          const std::byte* acc = c_.frame().reg<std::byte>(c_.acc().regs[l]);
+          for_each_lane(s, [&](int lane) {
+            const Segment& seg = segs[size_t(lane)];
+            int64_t pos = output_after(p_, seg.offset + q);
+            if (pos >= 0)
+              copy_slot(acc + size_t(lane) * sizes[l], 0,
+                        out_data[l] + size_t(seg.row * p_.m + pos) * sizes[l], 0, sizes[l]);
+          });
+        }
     }
     std::vector<Leaves> after;
     for (int lane = 0; lane < count; ++lane)
@@ -119,22 +143,12 @@ public:
   }
 
 private:
-  void set_position(int64_t pos, int lane) {
-    const auto& regs = elem_.params()[0].regs;
-    if (regs.size() == 1) {
-      ef_.reg<int64_t>(regs[0])[lane] = pos;
-      return;
-    }
-    Index ix = from_linear(p_.shape, pos);
-    for (size_t k = 0; k < regs.size(); ++k)
-      ef_.reg<int64_t>(regs[k])[lane] = ix[k];
-  }
-
-  Runtime& rt_;
   const ScanPlan& p_;
   const ScalarFunction& elem_;
   Frame ef_;
   Combiner c_;
+  uint16_t lanes_[kBatch];
+  uint16_t combine_[kBatch];
 };
 
 // Runs segment batches in parallel; on an error, again one segment at a time in order.

@@ -1,0 +1,125 @@
+#include "tbb/fold_native.h"
+
+#include "core/semantics.h"
+
+namespace strata::tbbe {
+namespace {
+
+bool is_var(const ExpPtr& e, const std::string& name) {
+  const auto* v = std::get_if<ex::Var>(&e->node);
+  return v && v->name == name;
+}
+
+template <class T, Prim prim> struct Op {
+  T operator()(T a, T b) const {
+    if constexpr (prim == Prim::Add)
+      return sem::add(a, b);
+    else if constexpr (prim == Prim::Mul)
+      return sem::mul(a, b);
+    else if constexpr (prim == Prim::Min)
+      return sem::min(a, b);
+    else if constexpr (prim == Prim::Max)
+      return sem::max(a, b);
+    else if constexpr (prim == Prim::BAnd)
+      return T(a & b);
+    else if constexpr (prim == Prim::BOr)
+      return T(a | b);
+    else
+      return T(a ^ b);
+  }
+};
+
+template <class T, class F> void with_op(Prim p, F&& f) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (p == Prim::Mul) return f(Op<T, Prim::Mul>{});
+    return f(Op<T, Prim::Add>{});
+  } else {
+    switch (p) {
+    case Prim::Add: return f(Op<T, Prim::Add>{});
+    case Prim::Mul: return f(Op<T, Prim::Mul>{});
+    case Prim::Min: return f(Op<T, Prim::Min>{});
+    case Prim::Max: return f(Op<T, Prim::Max>{});
+    case Prim::BAnd: return f(Op<T, Prim::BAnd>{});
+    case Prim::BOr: return f(Op<T, Prim::BOr>{});
+    default: return f(Op<T, Prim::BXor>{});
+    }
+  }
+}
+
+template <class T, class O>
+T fold_lanes(Runtime& rt, const ScalarFunction& elem, const Shape& shape, int64_t start,
+             int64_t len, O op) {
+  Frame ef(elem.registers(), rt.table);
+  elem.prepare(ef);
+  const std::vector<int>& ix = elem.params()[0].regs;
+  const T* r = ef.reg<T>(elem.result().regs[0]);
+  alignas(64) T acc[kBatch];
+  int used = int(std::min<int64_t>(kBatch, len));
+  for (int64_t b = 0; b * kBatch < len; ++b) {
+    int count = int(std::min<int64_t>(kBatch, len - b * kBatch));
+    fill_indices(ef, ix, shape, start + b * kBatch, count);
+    run_lanes_in_order(elem, ef, count);
+    if (b == 0)
+      for (int i = 0; i < count; ++i)
+        acc[i] = r[i];
+    else
+      for (int i = 0; i < count; ++i)
+        acc[i] = op(acc[i], r[i]);
+  }
+  for (int count = used; count > 1;) {
+    int pairs = count / 2;
+    for (int i = 0; i < pairs; ++i)
+      acc[i] = op(acc[2 * i], acc[2 * i + 1]);
+    if (count % 2) acc[pairs] = acc[count - 1];
+    count = pairs + count % 2;
+  }
+  return acc[0];
+}
+
+} // namespace
+
+std::optional<NativeFold> recognise_fold(const Lambda& f) {
+  if (f.params.size() != 2) return std::nullopt;
+  const Type& t = f.params[0].type;
+  if (!t.is_scalar() || !(f.params[1].type == t)) return std::nullopt;
+  const auto* app = std::get_if<ex::PrimApp>(&f.body->node);
+  if (!app || app->args.size() != 2) return std::nullopt;
+  const std::string &a = f.params[0].name, &b = f.params[1].name;
+  if (a == b) return std::nullopt;
+  bool plain = is_var(app->args[0], a) && is_var(app->args[1], b);
+  bool swapped = is_var(app->args[0], b) && is_var(app->args[1], a);
+  if (!plain && !swapped) return std::nullopt;
+  ScalarKind k = t.scalar_kind();
+  if (k == ScalarKind::Bool) return std::nullopt;
+  bool is_float = k == ScalarKind::F32 || k == ScalarKind::F64;
+  switch (app->op) {
+  case Prim::Add:
+  case Prim::Mul: break;
+  case Prim::Min:
+  case Prim::Max:
+  case Prim::BAnd:
+  case Prim::BOr:
+  case Prim::BXor:
+    if (is_float) return std::nullopt;
+    break;
+  default: return std::nullopt;
+  }
+  return NativeFold{app->op, k};
+}
+
+Leaves fold_chunk_native(Runtime& rt, const Lambda& elem_fn, const Shape& shape, int64_t start,
+                         int64_t len, const NativeFold& op) {
+  const ScalarFunction& elem = rt.functions.of(elem_fn);
+  return dispatch_kind(op.type, [&](auto tag) -> Leaves {
+    using T = decltype(tag);
+    if constexpr (std::is_same_v<T, bool>) {
+      throw Error(ErrorKind::Type, "tbb: no native fold on bool (internal error)");
+    } else {
+      T result{};
+      with_op<T>(op.op, [&](auto o) { result = fold_lanes<T>(rt, elem, shape, start, len, o); });
+      return Leaves{Scalar::make<T>(result)};
+    }
+  });
+}
+
+} // namespace strata::tbbe
