@@ -9,10 +9,13 @@
 //   every chunk; phase 2 combines the chunk totals in order into the value
 //   each chunk starts from; phase 3 scans every chunk from that value.
 // Segment boundaries depend only on the row length, never on the threads.
+// Rows of at least kBatch elements scanned by a recognised operation take the
+// typed path of tbb/scan_native.h instead.
 #include <optional>
 
 #include "tbb/combiner.h"
 #include "tbb/kernels.h"
+#include "tbb/scan_native.h"
 
 namespace strata::tbbe {
 namespace {
@@ -197,7 +200,14 @@ void run_scan(Runtime& rt, const Kernel& k, const kn::Scan& s) {
   if (p.seeded) seed = p.seed;
   std::vector<Segment> segs;
   std::vector<Leaves> finals(static_cast<size_t>(rows));
-  if (p.n < kLongScan) {
+  std::optional<NativeFold> native = recognise_fold(s.f);
+  if (native && p.n >= kBatch) {
+    NativeScan ns{s.kind, p.shape, p.n, p.m, p.right, std::nullopt, *native, &s.input.elem};
+    if (p.seeded) ns.seed = p.seed[0];
+    std::vector<Scalar> last = scan_native(rt, ns, out);
+    for (int64_t r = 0; r < rows; ++r)
+      finals[size_t(r)] = Leaves{last[size_t(r)]};
+  } else if (p.n < kLongScan) {
     for (int64_t r = 0; r < rows; ++r)
       segs.push_back(Segment{r, 0, p.n, seed});
     std::vector<Leaves> after = scan_segments(rt, s, p, segs, &out);

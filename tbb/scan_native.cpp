@@ -1,0 +1,121 @@
+#include "tbb/scan_native.h"
+
+#include "tbb/kernels.h"
+#include "tbb/native_ops.h"
+
+namespace strata::tbbe {
+namespace {
+
+using ac::ScanKind;
+
+// Where the accumulator after scan-order position q goes in the output row,
+// or -1 (scanl' last: only the total).
+int64_t output_after(const NativeScan& s, int64_t q) {
+  switch (s.kind) {
+  case ScanKind::Scanl: return q + 1;
+  case ScanKind::ScanlPrime: return q + 1 < s.n ? q + 1 : -1;
+  case ScanKind::Scanl1: return q;
+  case ScanKind::Scanr:
+  case ScanKind::Scanr1: return s.n - 1 - q;
+  }
+  return -1;
+}
+
+// Scans scan-order positions [q0, q0+len) of `row` from `carry` (none: the
+// first element starts), writing outputs; returns the accumulator after.
+template <class T, class O>
+T scan_chunk(Runtime& rt, const NativeScan& s, int64_t row, int64_t q0, int64_t len,
+             std::optional<T> carry, O op, T* out) {
+  const ScalarFunction& elem = rt.functions.of(*s.elem);
+  Frame ef(elem.registers(), rt.table);
+  elem.prepare(ef);
+  const std::vector<int>& ix = elem.params()[0].regs;
+  const T* r = ef.reg<T>(elem.result().regs[0]);
+  bool has = carry.has_value();
+  T acc = has ? *carry : T{};
+  T* o = out + row * s.m;
+  for (int64_t b = 0; b < len; b += kBatch) {
+    int count = int(std::min<int64_t>(kBatch, len - b));
+    int64_t q = q0 + b; // scan order of the batch's first element
+    // The batch's elements are contiguous in the row: [lo, lo+count).
+    int64_t lo = s.right ? s.n - q - count : q;
+    fill_indices(ef, ix, s.shape, row * s.n + lo, count);
+    run_lanes_in_order(elem, ef, count);
+    for (int k = 0; k < count; ++k) {
+      T x = r[s.right ? count - 1 - k : k];
+      acc = has ? op(acc, x) : x;
+      has = true;
+      int64_t pos = output_after(s, q + k);
+      if (pos >= 0) o[pos] = acc;
+    }
+  }
+  return acc;
+}
+
+template <class T, class O>
+std::vector<Scalar> scan_rows(Runtime& rt, const NativeScan& s, Array& out, O op) {
+  int64_t rows = shape_size(Shape(s.shape.begin(), s.shape.end() - 1));
+  int64_t chunks = (s.n + kNativeScanChunk - 1) / kNativeScanChunk;
+  int64_t units = rows * chunks;
+  auto chunk_len = [&](int64_t c) {
+    return std::min(kNativeScanChunk, s.n - c * kNativeScanChunk);
+  };
+  // Phase 1: chunk totals (all but the last chunk of each row).
+  std::vector<T> totals(size_t(units), T{});
+  if (chunks > 1)
+    parallel_ranges(units, 1, [&](int64_t begin, int64_t end) {
+      for (int64_t u = begin; u < end; ++u) {
+        int64_t row = u / chunks, c = u % chunks;
+        // The last chunk's total is not needed, but with several rows its
+        // errors must come before those of the next row's chunks.
+        if (c == chunks - 1 && rows == 1) continue;
+        int64_t len = chunk_len(c), q0 = c * kNativeScanChunk;
+        int64_t lo = s.right ? s.n - q0 - len : q0;
+        totals[size_t(u)] =
+            fold_chunk_native(rt, *s.elem, s.shape, row * s.n + lo, len, s.op)[0].template get<T>();
+      }
+    });
+  // Phase 2: the value each chunk starts from, in order.
+  std::vector<std::optional<T>> carry(static_cast<size_t>(units));
+  for (int64_t row = 0; row < rows; ++row) {
+    std::optional<T> c;
+    if (s.seed) c = s.seed->get<T>();
+    for (int64_t k = 0; k < chunks; ++k) {
+      size_t u = size_t(row * chunks + k);
+      carry[u] = c;
+      if (k + 1 < chunks) c = c ? op(*c, totals[u]) : totals[u];
+    }
+  }
+  // Phase 3: scan every chunk from its starting value.
+  std::vector<T> finals(static_cast<size_t>(rows));
+  T* o = out.leaf_data<T>(0);
+  parallel_ranges(units, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t u = begin; u < end; ++u) {
+      int64_t row = u / chunks, c = u % chunks;
+      T last =
+          scan_chunk<T>(rt, s, row, c * kNativeScanChunk, chunk_len(c), carry[size_t(u)], op, o);
+      if (c == chunks - 1) finals[size_t(row)] = last;
+    }
+  });
+  std::vector<Scalar> result;
+  for (T v : finals)
+    result.push_back(Scalar::make<T>(v));
+  return result;
+}
+
+} // namespace
+
+std::vector<Scalar> scan_native(Runtime& rt, const NativeScan& s, Array& out) {
+  return dispatch_kind(s.op.type, [&](auto tag) -> std::vector<Scalar> {
+    using T = decltype(tag);
+    if constexpr (std::is_same_v<T, bool>) {
+      throw Error(ErrorKind::Type, "tbb: no native scan on bool (internal error)");
+    } else {
+      std::vector<Scalar> r;
+      with_op<T>(s.op.op, [&](auto o) { r = scan_rows<T>(rt, s, out, o); });
+      return r;
+    }
+  });
+}
+
+} // namespace strata::tbbe
