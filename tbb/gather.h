@@ -62,15 +62,19 @@ inline bool consecutive_positions(const int64_t* p, int count) {
 }
 
 // Whether any selected lane of `p` lies outside [0, n): O(1) for consecutive
-// positions, one predictable pass otherwise.
+// positions, otherwise one branch-free pass: x | (n-1-x) has its sign bit set
+// exactly when x < 0 or x > n-1 (no unsigned 64-bit compare, so it
+// vectorises on baseline x86-64).
 inline bool any_out_of_range(const int64_t* p, const Selection& s, bool consecutive, int64_t n) {
   if (s.count == 0) return false;
   if (consecutive) return p[0] < 0 || p[0] > n - s.count;
-  bool bad = false;
-  for_each_lane(s, [&](int i) {
-    if (uint64_t(p[i]) >= uint64_t(n)) bad = true;
-  });
-  return bad;
+  int64_t bits = 0, last = n - 1;
+  if (s.is_dense())
+    for (int i = 0; i < s.count; ++i)
+      bits |= p[i] | (last - p[i]);
+  else
+    for_each_lane(s, [&](int i) { bits |= p[i] | (last - p[i]); });
+  return bits < 0;
 }
 
 // The byte width of every leaf of a type, computed once (no allocation later).

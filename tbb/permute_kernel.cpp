@@ -20,10 +20,10 @@ namespace strata::tbbe {
 namespace {
 
 // The target position of every source element (-1: ignored).
-std::vector<int64_t> targets(Runtime& rt, const kn::Permute& p, const Kernel& k,
-                             const Shape& src_shape, const Shape& dst_shape) {
+Targets targets(Runtime& rt, const kn::Permute& p, const Kernel& k, const Shape& src_shape,
+                const Shape& dst_shape) {
   int64_t n = shape_size(src_shape);
-  std::vector<int64_t> out(static_cast<size_t>(n));
+  Targets out(static_cast<size_t>(n));
   const ScalarFunction& fn = rt.functions.of(p.target);
   const SrcLoc& loc = k.ops.back().loc;
   size_t rank = dst_shape.size();
@@ -61,6 +61,18 @@ std::vector<int64_t> targets(Runtime& rt, const kn::Permute& p, const Kernel& k,
       fill_indices(frame, fn.params()[0].regs, src_shape, start, count);
       try {
         fn.run(frame, Selection::dense(count));
+        if (rank == 1) {
+          // Typed: -1 (ignore) and 0..n-1 are both kept as they are; one
+          // branch-free pass checks x in [-1, n-1] (see any_out_of_range).
+          const int64_t* x = frame.reg<int64_t>(fn.result().regs[0]);
+          int64_t* o = out.data() + start;
+          int64_t last = dst_shape[0] - 1, bits = 0;
+          for (int lane = 0; lane < count; ++lane) {
+            o[lane] = x[lane];
+            bits |= (x[lane] + 1) | (last - x[lane]);
+          }
+          if (bits >= 0) continue;
+        }
         for (int lane = 0; lane < count; ++lane)
           check(frame, lane, start + lane);
       } catch (const Error&) {
@@ -81,7 +93,7 @@ std::vector<int64_t> targets(Runtime& rt, const kn::Permute& p, const Kernel& k,
 void run_permute(Runtime& rt, const Kernel& k, const kn::Permute& p) {
   Array out = materialise(rt, p.defaults, k.outputs[0]);
   Array src = materialise_scratch(rt, p.source, k.id);
-  std::vector<int64_t> target = targets(rt, p, k, src.shape(), out.shape());
+  Targets target = targets(rt, p, k, src.shape(), out.shape());
 
   if (std::optional<NativeCombine> native = recognise_combine(p.combine)) {
     permute_native(*native, src, target, out);

@@ -113,7 +113,7 @@ void combine_op(O op, const T* src, const int64_t* target, int64_t n, T* out, in
 }
 
 // `new` wins: each target gets its last source element.
-void take_new(const Array& src, const std::vector<int64_t>& target, Array& out) {
+void take_new(const Array& src, const Targets& target, Array& out) {
   int64_t n = int64_t(target.size()), m = out.size();
   std::vector<int64_t> last(size_t(m), -1);
   Chunks chunks(n, m);
@@ -184,8 +184,7 @@ std::optional<NativeCombine> recognise_combine(const Lambda& f) {
   return c;
 }
 
-void permute_native(const NativeCombine& c, const Array& src, const std::vector<int64_t>& target,
-                    Array& out) {
+void permute_native(const NativeCombine& c, const Array& src, const Targets& target, Array& out) {
   switch (c.kind) {
   case NativeCombine::Kind::KeepOld: return;
   case NativeCombine::Kind::TakeNew: return take_new(src, target, out);

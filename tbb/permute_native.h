@@ -12,13 +12,29 @@
 // path of permute_kernel.cpp.
 #pragma once
 
+#include <memory>
 #include <optional>
+#include <vector>
 
 #include "core/array.h"
 #include "core/ir.h"
 #include "core/prim.h"
 
 namespace strata::tbbe {
+
+// The target position of every source element (-1: ignored). Its allocator
+// leaves elements uninitialised: every one is written, and zero-filling 2^24
+// targets first would cost a serial pass over 128 MiB.
+template <class T> struct UninitAllocator : std::allocator<T> {
+  template <class U> struct rebind { using other = UninitAllocator<U>; };
+  UninitAllocator() = default;
+  template <class U> UninitAllocator(const UninitAllocator<U>&) {}
+  template <class U> void construct(U* p) { ::new (static_cast<void*>(p)) U; }
+  template <class U, class... A> void construct(U* p, A&&... a) {
+    ::new (static_cast<void*>(p)) U(std::forward<A>(a)...);
+  }
+};
+using Targets = std::vector<int64_t, UninitAllocator<int64_t>>;
 
 struct NativeCombine {
   enum class Kind { Op, TakeNew, KeepOld };
@@ -40,7 +56,6 @@ constexpr int64_t kPermuteChunkPerTarget = 8;
 
 // out[target[i]] := comb(src[i], out[target[i]]) for i in source order
 // (target -1: ignored), with the result of that order.
-void permute_native(const NativeCombine& c, const Array& src, const std::vector<int64_t>& target,
-                    Array& out);
+void permute_native(const NativeCombine& c, const Array& src, const Targets& target, Array& out);
 
 } // namespace strata::tbbe

@@ -291,12 +291,22 @@ private:
       } else {
         int64_t* p = f.reg<int64_t>(pos_reg);
         for_each_lane(s, [&](int i) { p[i] = 0; });
+        int64_t bits = 0; // sign bit: some component out of range (see any_out_of_range)
         for (size_t k = 0; k < ix.size(); ++k) {
           const int64_t* c = f.reg<int64_t>(ix[k]);
-          int64_t n = sh[k];
-          bad = bad || any_out_of_range(c, s, false, n);
-          for_each_lane(s, [&](int i) { p[i] = p[i] * n + c[i]; });
+          int64_t n = sh[k], last = n - 1;
+          if (s.is_dense())
+            for (int i = 0; i < s.count; ++i) {
+              bits |= c[i] | (last - c[i]);
+              p[i] = p[i] * n + c[i];
+            }
+          else
+            for_each_lane(s, [&](int i) {
+              bits |= c[i] | (last - c[i]);
+              p[i] = p[i] * n + c[i];
+            });
         }
+        bad = bits < 0;
         pos = p;
         consecutive = !bad && s.is_dense() && consecutive_positions(pos, s.count);
       }
