@@ -1,6 +1,7 @@
 #include "jit/backend.h"
 
 #include <atomic>
+#include <cstdlib>
 #include <mutex>
 #include <unordered_map>
 
@@ -15,6 +16,7 @@
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/TargetParser/Host.h>
 
@@ -42,6 +44,7 @@ template <class T> T check(llvm::Expected<T> v, const char* what) {
 struct Backend {
   std::mutex mutex;
   std::unique_ptr<llvm::orc::LLJIT> jit;
+  std::unique_ptr<llvm::TargetMachine> tm; // one for every compile (they run under `mutex`)
   llvm::orc::JITTargetMachineBuilder jtmb;
   std::string target;
   std::unordered_map<std::string, std::vector<EntryFn>> loaded; // key -> entries
@@ -53,6 +56,7 @@ struct Backend {
     jtmb.setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
     jtmb.setRelocationModel(llvm::Reloc::PIC_);
     jtmb.setCodeModel(llvm::CodeModel::Small);
+    tm = check(jtmb.createTargetMachine(), "target machine");
     jit = check(llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(jtmb).create(), "LLJIT");
     auto gen = check(llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
                          jit->getDataLayout().getGlobalPrefix()),
@@ -71,9 +75,18 @@ struct Backend {
     return *b;
   }
 
-  // O3, then object code for the host.
-  std::vector<char> compile(llvm::Module& m) {
-    std::unique_ptr<llvm::TargetMachine> tm = check(jtmb.createTargetMachine(), "target machine");
+  // STRATA_JIT_DUMP=DIR: the optimised IR of every kernel compiled (a miss)
+  // as DIR/<symbol prefix>.ll, to check what the vectoriser did.
+  static void dump(const llvm::Module& m) {
+    const char* dir = std::getenv("STRATA_JIT_DUMP");
+    if (!dir || !*dir) return;
+    std::error_code ec;
+    llvm::raw_fd_ostream os(std::string(dir) + "/" + m.getModuleIdentifier() + ".ll", ec);
+    if (!ec) m.print(os, nullptr);
+  }
+
+  // The O3 pipeline for the host (what every kernel goes through).
+  void optimise(llvm::Module& m) {
     m.setDataLayout(tm->createDataLayout());
     m.setTargetTriple(tm->getTargetTriple().str());
     std::string broken;
@@ -96,7 +109,12 @@ struct Backend {
     pb.registerLoopAnalyses(lam);
     pb.crossRegisterProxies(lam, fam, cgam, mam);
     pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3).run(m, mam);
+    dump(m);
+  }
 
+  // O3, then object code for the host.
+  std::vector<char> compile(llvm::Module& m) {
+    optimise(m);
     llvm::SmallVector<char, 0> buffer;
     llvm::raw_svector_ostream out(buffer);
     llvm::legacy::PassManager pm;
@@ -160,6 +178,17 @@ LoadedKernel load_kernel(const std::string& key, KernelCode& code) {
   be.loaded[key] = out.entries;
   out.cache = "miss: " + why;
   return out;
+}
+
+std::string optimised_ir(KernelCode& code) {
+  Backend& be = Backend::get();
+  std::lock_guard lock(be.mutex);
+  be.optimise(*code.module->module);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  code.module->module->print(os, nullptr);
+  code.module.reset();
+  return os.str();
 }
 
 BackendCounters backend_counters() {

@@ -23,6 +23,10 @@ struct LoadedKernel {
 // cache, else optimised and compiled (then stored in both). Thread-safe.
 LoadedKernel load_kernel(const std::string& key, KernelCode& code);
 
+// The module of `code` after the O3 pipeline every kernel goes through, as
+// LLVM IR text (tests check what the vectoriser did); nothing is loaded.
+std::string optimised_ir(KernelCode& code);
+
 // The symbol prefix of a key's functions.
 std::string symbol_prefix(const std::string& key);
 

@@ -186,8 +186,7 @@ llvm::Value* FnBuilder::to_linear(const Val& shape, const Val& index) {
 
 void FnBuilder::for_positions(const Val& shape, llvm::Value* lo, llvm::Value* hi,
                               const std::function<void(const Val&, llvm::Value*)>& body) {
-  size_t rank = shape.size();
-  if (rank == 0) {
+  if (shape.empty()) {
     llvm::BasicBlock* one = llvm::BasicBlock::Create(ctx, "one", fn);
     llvm::BasicBlock* exit = llvm::BasicBlock::Create(ctx, "exit", fn);
     b.CreateCondBr(b.CreateICmpSLT(lo, hi), one, exit);
@@ -197,8 +196,27 @@ void FnBuilder::for_positions(const Val& shape, llvm::Value* lo, llvm::Value* hi
     b.SetInsertPoint(exit);
     return;
   }
+  for_rows(shape, lo, hi, [&](const Val& outer, llvm::Value* j0, llvm::Value* j1, llvm::Value* p0) {
+    for_range(j0, j1, [&](llvm::Value* j) {
+      Val ix = outer;
+      ix.push_back(j);
+      body(ix, b.CreateAdd(p0, b.CreateSub(j, j0)));
+    });
+  });
+}
+
+void FnBuilder::for_rows(
+    const Val& shape, llvm::Value* lo, llvm::Value* hi,
+    const std::function<void(const Val&, llvm::Value*, llvm::Value*, llvm::Value*)>& row_body) {
+  size_t rank = shape.size();
   if (rank == 1) {
-    for_range(lo, hi, [&](llvm::Value* i) { body({i}, i); });
+    llvm::BasicBlock* some = llvm::BasicBlock::Create(ctx, "some", fn);
+    llvm::BasicBlock* exit = llvm::BasicBlock::Create(ctx, "exit", fn);
+    b.CreateCondBr(b.CreateICmpSLT(lo, hi), some, exit);
+    b.SetInsertPoint(some);
+    row_body({}, lo, hi, lo);
+    b.CreateBr(exit);
+    b.SetInsertPoint(exit);
     return;
   }
   // Rows of the innermost dimension: an inner loop over j (vectorisable), the
@@ -226,11 +244,7 @@ void FnBuilder::for_positions(const Val& shape, llvm::Value* lo, llvm::Value* hi
   llvm::Value* left = b.CreateSub(hi, pos);
   llvm::Value* count = b.CreateSelect(b.CreateICmpSLT(left_in_row, left), left_in_row, left);
   Val fixed(outer.begin(), outer.end());
-  for_range(j, b.CreateAdd(j, count), [&](llvm::Value* jj) {
-    Val ix = fixed;
-    ix.push_back(jj);
-    body(ix, b.CreateAdd(pos, b.CreateSub(jj, j)));
-  });
+  row_body(fixed, j, b.CreateAdd(j, count), pos);
   llvm::Value* next_pos = b.CreateAdd(pos, count);
   llvm::BasicBlock* advance = llvm::BasicBlock::Create(ctx, "advance", fn);
   b.CreateCondBr(b.CreateICmpSLT(next_pos, hi), advance, exit);

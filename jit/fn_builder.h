@@ -27,8 +27,9 @@ struct Window {
   std::string name;
   int array = -1;
   ac::Boundary boundary;
-  Val center;   // the element's index
-  Val constant; // the `constant` boundary's value
+  Val center;            // the element's index
+  bool interior = false; // every read is inside: no boundary code
+  Val constant;          // the `constant` boundary's value
 };
 
 llvm::Type* reg_type(llvm::LLVMContext& c, ScalarKind k); // i1 for bool
@@ -81,6 +82,12 @@ public:
   // body(index, pos) for the row-major positions pos in [lo, hi) of `shape`.
   void for_positions(const Val& shape, llvm::Value* lo, llvm::Value* hi,
                      const std::function<void(const Val&, llvm::Value*)>& body);
+  // For rank >= 1: row_body(outer, j0, j1, p0) for each run of positions of
+  // [lo, hi) within one innermost row: outer index `outer`, innermost indices
+  // [j0, j1) (non-empty), position of j0 `p0`.
+  void for_rows(
+      const Val& shape, llvm::Value* lo, llvm::Value* hi,
+      const std::function<void(const Val&, llvm::Value*, llvm::Value*, llvm::Value*)>& row_body);
   // The row-major index of position `pos` in `shape`.
   Val from_linear(const Val& shape, llvm::Value* pos);
   llvm::Value* to_linear(const Val& shape, const Val& index);

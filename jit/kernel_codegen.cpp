@@ -128,6 +128,35 @@ private:
     f.finish();
   }
 
+  // Whether `fn` is the float sum (+ a b): its fold may be reassociated
+  // (LANGUAGE.md section 4; the oracle bounds every summation order,
+  // oracle/tolerance.h), so its `fadd` carries `reassoc` and the loop
+  // vectoriser keeps several partial sums. The tree that gives is fixed by the
+  // loop's trip count (a row, or a chunk of a long row: sizes set by the data
+  // alone), so results stay bitwise the same for every thread count.
+  static bool is_float_sum(const Lambda& fn, const Type& t) {
+    if (!t.is_scalar() || !is_float(t.scalar_kind()) || fn.params.size() != 2) return false;
+    const auto* p = std::get_if<ex::PrimApp>(&fn.body->node);
+    if (!p || p->op != Prim::Add || p->args.size() != 2) return false;
+    auto var = [](const ExpPtr& e) -> const std::string* {
+      const auto* v = std::get_if<ex::Var>(&e->node);
+      return v ? &v->name : nullptr;
+    };
+    const std::string *a = var(p->args[0]), *b = var(p->args[1]);
+    const std::string &p0 = fn.params[0].name, &p1 = fn.params[1].name;
+    return a && b && p0 != p1 && ((*a == p0 && *b == p1) || (*a == p1 && *b == p0));
+  }
+
+  // acc `f` x, with `reassoc` on a float sum (is_float_sum).
+  static Val fold_step(FnBuilder& f, const Lambda& fn, bool sum, const Val& acc, const Val& x) {
+    if (!sum) return f.apply(fn, {acc, x});
+    llvm::IRBuilderBase::FastMathFlagGuard guard(f.b);
+    llvm::FastMathFlags fmf;
+    fmf.setAllowReassoc();
+    f.b.setFastMathFlags(fmf);
+    return {f.b.CreateFAdd(acc[0], x[0])};
+  }
+
   // fold rows [begin, end): aux = shape (R), seed (L).
   // fold chunk [begin, end) of positions in one row: aux = shape (R); result at R.
   void fold(const kn::Fold& x) {
@@ -136,6 +165,7 @@ private:
     const Type& t = x.input.type.elem();
     int rank = x.input.type.rank();
     int out = k_.outputs[0];
+    bool sum = is_float_sum(x.f, t);
     {
       FnBuilder f = entry(code_.main);
       Val sh = load_shape(f, rank);
@@ -146,7 +176,7 @@ private:
         auto elem = [&](Value* j) { return f.apply(x.input.elem, {with(oix, j)}); };
         Val init = x.seed ? f.load_slots(f.aux, rank, t) : elem(f.i64(0));
         Val acc = fold_loop(f, f.i64(x.seed ? 0 : 1), n, init, [&](const Val& a, Value* j) {
-          return f.apply(x.f, {a, elem(j)});
+          return fold_step(f, x.f, sum, a, elem(j));
         });
         f.store_elem(out, t, r, acc);
       });
@@ -163,9 +193,8 @@ private:
       Val oix = f.from_linear(outer, row);
       auto elem = [&](Value* j) { return f.apply(x.input.elem, {with(oix, j)}); };
       Val acc =
-          fold_loop(f, f.b.CreateAdd(j0, f.i64(1)), j1, elem(j0), [&](const Val& a, Value* j) {
-            return f.apply(x.f, {a, elem(j)});
-          });
+          fold_loop(f, f.b.CreateAdd(j0, f.i64(1)), j1, elem(j0),
+                    [&](const Val& a, Value* j) { return fold_step(f, x.f, sum, a, elem(j)); });
       f.store_slots(f.aux, rank, t, acc);
       f.finish();
     }
@@ -336,11 +365,16 @@ private:
     }
   }
 
-  // stencil positions [begin, end) of the result (the input's shape).
+  // stencil positions [begin, end) of the result (the input's shape). Each
+  // run of a row is split into the part near the edges, where reads go
+  // through the boundary, and the interior (every outer index and the
+  // innermost one at least the window's radius from the edges), where reads
+  // are plain loads the loop vectoriser sees as consecutive.
   void stencil(const kn::Stencil& x) {
     int in = x.input, out = k_.outputs[0];
     int rank = g_.arrays[size_t(in)].type.rank();
     FnBuilder f = entry(code_.main);
+    llvm::IRBuilder<>& b = f.b;
     Window w;
     w.name = x.f.params[0].name;
     w.array = in;
@@ -348,10 +382,45 @@ private:
     if (x.boundary.kind == ac::BoundaryKind::Constant) w.constant = f.exp(*x.boundary.constant);
     Val sh = f.shape(in, rank);
     const Type& t = g_.arrays[size_t(out)].type.elem();
-    f.for_positions(sh, f.begin, f.end, [&](const Val& ix, Value* pos) {
+    auto element = [&](const Val& ix, Value* pos, bool interior) {
       w.center = ix;
+      w.interior = interior;
       f.window = w;
       f.store_elem(out, t, pos, f.apply(x.f, {Val{}}));
+    };
+    if (rank == 0) {
+      f.for_positions(sh, f.begin, f.end,
+                      [&](const Val& ix, Value* pos) { element(ix, pos, false); });
+      f.finish();
+      return;
+    }
+    auto radius = [&](int d) { return f.i64(x.window[size_t(d)] / 2); };
+    f.for_rows(sh, f.begin, f.end, [&](const Val& outer, Value* j0, Value* j1, Value* p0) {
+      auto run = [&](Value* lo, Value* hi, bool interior) {
+        f.for_range(lo, hi, [&](Value* j) {
+          Val ix = outer;
+          ix.push_back(j);
+          element(ix, b.CreateAdd(p0, b.CreateSub(j, j0)), interior);
+        });
+      };
+      Value* inside = b.getTrue();
+      for (int d = 0; d + 1 < rank; ++d) {
+        Value* o = outer[size_t(d)];
+        Value* r = radius(d);
+        inside =
+            b.CreateAnd(inside, b.CreateAnd(b.CreateICmpSGE(o, r),
+                                            b.CreateICmpSLT(o, b.CreateSub(sh[size_t(d)], r))));
+      }
+      Value* r = radius(rank - 1);
+      Value* a = b.CreateSelect(b.CreateICmpSGT(j0, r), j0, r);
+      Value* last = b.CreateSub(sh.back(), r);
+      Value* c = b.CreateSelect(b.CreateICmpSLT(j1, last), j1, last);
+      Value* mid = b.CreateAnd(inside, b.CreateICmpSLT(a, c));
+      Value* mlo = b.CreateSelect(mid, a, j1);
+      Value* mhi = b.CreateSelect(mid, c, j1);
+      run(j0, mlo, false);
+      run(mlo, mhi, true);
+      run(mhi, j1, false);
     });
     f.finish();
   }

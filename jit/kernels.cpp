@@ -28,9 +28,13 @@ std::vector<Slot> shape_slots(const Shape& sh, size_t extra) {
 
 } // namespace
 
+// Every result array below is allocated uninitialised (`zero = false`): each
+// kernel writes every element of its results (or fails, and the array is
+// dropped), so zero-filling would only add a pass over memory.
+
 void run_generate(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::Generate& g) {
   Shape sh = rt.prepare(c, g.body);
-  rt.set(k.outputs[0], Array::allocate(g.body.type.elem(), sh));
+  rt.set(k.outputs[0], Array::allocate(g.body.type.elem(), sh, false));
   rt.parallel(c, c.code.generate.at(&g.body), rt.get(k.outputs[0]).size(), kGrain, nullptr);
 }
 
@@ -42,7 +46,7 @@ void run_fold(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::F
   size_t leaves = f.input.type.elem().leaves().size();
   std::vector<Slot> seed;
   if (f.seed) seed = rt.eval(c, *f.seed);
-  rt.set(k.outputs[0], Array::allocate(f.input.type.elem(), outer));
+  rt.set(k.outputs[0], Array::allocate(f.input.type.elem(), outer, false));
   if (!f.seed && n == 0 && rows > 0) {
     throw Error(ErrorKind::EmptyReduction, k.ops.back().loc,
                 "fold1 over an empty row (row " + shape_str(from_linear(outer, 0)) + " of shape " +
@@ -112,7 +116,7 @@ void run_foldseg(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn
   Shape out_shape = outer_of(sh);
   int64_t rows = shape_size(out_shape);
   out_shape.push_back(nsegs);
-  rt.set(k.outputs[0], Array::allocate(f.input.type.elem(), out_shape));
+  rt.set(k.outputs[0], Array::allocate(f.input.type.elem(), out_shape, false));
   std::vector<Slot> seed = rt.eval(c, *f.seed);
   int rank = int(sh.size());
   std::vector<Slot> aux = shape_slots(sh, 3 + seed.size());
@@ -168,9 +172,9 @@ void run_scan(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::S
   Shape out_shape = outer;
   out_shape.push_back(p.m);
   const Type& elem = s.input.type.elem();
-  rt.set(k.outputs[0], Array::allocate(elem, out_shape));
+  rt.set(k.outputs[0], Array::allocate(elem, out_shape, false));
   bool prime = s.kind == ScanKind::ScanlPrime;
-  if (prime) rt.set(k.outputs[1], Array::allocate(elem, outer));
+  if (prime) rt.set(k.outputs[1], Array::allocate(elem, outer, false));
   Array& out = rt.get_mutable(k.outputs[0]);
 
   // The seed's own place in each row, and scanl's totals.
@@ -248,10 +252,10 @@ void run_scan(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::S
 void run_permute(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::Permute& p,
                  int temp_id) {
   Shape dsh = rt.prepare(c, p.defaults);
-  rt.set(k.outputs[0], Array::allocate(p.defaults.type.elem(), dsh));
+  rt.set(k.outputs[0], Array::allocate(p.defaults.type.elem(), dsh, false));
   rt.parallel(c, c.code.generate.at(&p.defaults), shape_size(dsh), kGrain, nullptr);
   Shape ssh = rt.prepare(c, p.source);
-  rt.set(temp_id, Array::allocate(p.source.type.elem(), ssh));
+  rt.set(temp_id, Array::allocate(p.source.type.elem(), ssh, false));
   int64_t n = shape_size(ssh);
   rt.parallel(c, c.code.generate.at(&p.source), n, kGrain, nullptr);
   std::vector<int64_t> targets(static_cast<size_t>(n));
@@ -265,7 +269,7 @@ void run_permute(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn
 void run_stencil(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::Stencil& s) {
   const Array& in = rt.get(s.input);
   rt.set(k.outputs[0],
-         Array::allocate(rt.graph.arrays[size_t(k.outputs[0])].type.elem(), in.shape()));
+         Array::allocate(rt.graph.arrays[size_t(k.outputs[0])].type.elem(), in.shape(), false));
   rt.parallel(c, c.code.main, in.size(), kGrain, nullptr);
 }
 

@@ -293,6 +293,13 @@ template <> Val FnBuilder::form(const ex::At& at, const Exp& e) {
   const Window& w = *window;
   int rank = int(w.center.size());
   Val sh = shape(w.array, rank);
+  const Type& elem = graph.arrays[size_t(w.array)].type.elem();
+  if (w.interior) {
+    Val ix;
+    for (int k = 0; k < rank; ++k)
+      ix.push_back(b.CreateAdd(w.center[size_t(k)], i64(at.offsets[size_t(k)])));
+    return load_elem(w.array, elem, to_linear(sh, ix));
+  }
   Value* outside = b.getFalse();
   Val ix;
   for (int k = 0; k < rank; ++k) {
@@ -328,7 +335,6 @@ template <> Val FnBuilder::form(const ex::At& at, const Exp& e) {
     if (w.boundary.kind != ac::BoundaryKind::Constant) mapped = b.CreateSelect(in, i, mapped);
     ix.push_back(mapped);
   }
-  const Type& elem = graph.arrays[size_t(w.array)].type.elem();
   if (w.boundary.kind != ac::BoundaryKind::Constant)
     return load_elem(w.array, elem, to_linear(sh, ix));
   // Read only inside: the position of an outside read may be past the end.
