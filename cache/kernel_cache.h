@@ -12,7 +12,10 @@
 // replaced, never returned. Writers write a temporary file and rename it, so
 // concurrent processes and threads sharing one directory only ever see whole
 // entries. The directory has a size bound; storing past it evicts the least
-// recently used entries (a load touches the entry's modification time).
+// recently used entries (a load touches the entry's modification time). The
+// bound is checked by scanning the directory on a process's first store and
+// after every further 1/16 of the bound it writes, so it may be exceeded by
+// that much per writing process.
 #pragma once
 
 #include <cstdint>
@@ -70,9 +73,10 @@ public:
   // saying why ("not on disk", "corrupt entry (checksum)", "stale entry
   // (format)", "disk cache off").
   std::optional<std::vector<char>> load(const Key& key, std::string& why_missed) const;
-  // Stores `payload` atomically, then evicts least recently used entries
-  // while the directory is over its size bound. Failures to write (read-only
-  // or full disk) are ignored: the cache is an optimisation.
+  // Stores `payload` atomically, then (amortised, see above) evicts least
+  // recently used entries while the directory is over its size bound.
+  // Failures to write (read-only or full disk) are ignored: the cache is an
+  // optimisation.
   void store(const Key& key, std::span<const char> payload) const;
 
 private:
