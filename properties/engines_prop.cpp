@@ -52,7 +52,7 @@ std::vector<std::string> engine_names_for_tests() {
 }
 
 int cases_for(const std::string& engine, int base) {
-  return engine == "interp" || engine == "tbb" ? base : base / 5;
+  return engine == "interp" || engine == "tbb" ? base : base / 2;
 }
 
 class PerEngine : public ::testing::TestWithParam<std::string> {
