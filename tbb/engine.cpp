@@ -1,5 +1,7 @@
 #include "tbb/engine.h"
 
+#include <mutex>
+
 #include "core/overload.h"
 #include "fusion/fuse.h"
 #include "tbb/kernels.h"
@@ -10,7 +12,10 @@ using namespace tbbe;
 
 class Executor {
 public:
-  Executor(const KernelGraph& g, const FunctionTable& f) : rt_(g, f) {}
+  Executor(const KernelGraph& g, const FunctionTable& f, Runtime::Pool pool) : rt_(g, f) {
+    rt_.adopt(std::move(pool));
+  }
+  Runtime::Pool release() { return rt_.release(); }
 
   std::vector<Array> run(const std::vector<Array>& inputs) {
     const KernelGraph& g = rt_.graph;
@@ -98,11 +103,26 @@ private:
 class TbbExecutable final : public Executable {
 public:
   explicit TbbExecutable(KernelGraph g) : graph_(std::move(g)), functions_(graph_) {}
+  // Runs may be concurrent: each takes the pool of reusable storage (or
+  // none, if another run holds it) and gives it back when it ends.
   std::vector<Array> run(const std::vector<Array>& inputs) override {
-    return Executor(graph_, functions_).run(inputs);
+    Runtime::Pool pool;
+    {
+      std::lock_guard lock(mutex_);
+      pool = std::move(pool_);
+      pool_.clear();
+    }
+    Executor ex(graph_, functions_, std::move(pool));
+    std::vector<Array> out = ex.run(inputs);
+    Runtime::Pool kept = ex.release();
+    std::lock_guard lock(mutex_);
+    pool_ = std::move(kept);
+    return out;
   }
 
 private:
+  std::mutex mutex_;
+  Runtime::Pool pool_;
   KernelGraph graph_;
   FunctionTable functions_; // refers to graph_: declared after it
 };

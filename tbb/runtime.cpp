@@ -20,8 +20,15 @@ void Runtime::set(ArrayId id, Array a) {
 }
 
 void Runtime::recycle(int kernel_id, Array a) {
-  if (loop_depth > 0 && a.num_leaves() > 0 && a.size() > 0)
-    keep(-1 - int64_t(kernel_id), std::move(a));
+  if (a.num_leaves() > 0 && a.size() > 0) keep(-1 - int64_t(kernel_id), std::move(a));
+}
+
+Runtime::Pool Runtime::release() {
+  for (size_t id = 0; id < arrays.size(); ++id)
+    if (graph.arrays[id].origin == ManifestArray::Origin::Kernel && arrays[id].num_leaves() > 0 &&
+        arrays[id].size() > 0)
+      keep(int64_t(id), std::move(arrays[id]));
+  return std::move(pool_);
 }
 
 // Two arrays per key suffice for a loop: the one the current iteration

@@ -44,7 +44,17 @@ struct Runtime {
     return take(-1 - int64_t(kernel_id), elem, sh);
   }
   void recycle(int kernel_id, Array a);
-  int loop_depth = 0; // scratch is kept for the next iteration inside loops only
+  int loop_depth = 0;
+
+  // Arrays no longer in use, by array id (>= 0) or scratch key (< 0). The
+  // executable carries them from one run to the next (adopt / release), so
+  // a repeated run reuses the storage of the last one's scratch, and of its
+  // results once the caller has dropped them (use_count() == 1): no fresh
+  // pages to fault in and zero. At most two arrays per key are kept.
+  using Pool = std::unordered_map<int64_t, std::vector<Array>>;
+  void adopt(Pool p) { pool_ = std::move(p); }
+  // Keeps every kernel output of this run for the next one, and returns the pool.
+  Pool release();
 
   // Evaluates a closed expression (a shape, a seed, a condition).
   Leaves eval(const Exp& e) const;
@@ -55,8 +65,7 @@ struct Runtime {
 private:
   Array take(int64_t key, const Type& elem, const Shape& sh);
   void keep(int64_t key, Array a);
-  // Arrays no longer in use, by array id (>= 0) or scratch key (< 0).
-  std::unordered_map<int64_t, std::vector<Array>> pool_;
+  Pool pool_;
 };
 
 // ------------------------------------------------------------- lane traffic

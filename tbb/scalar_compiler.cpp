@@ -1,5 +1,7 @@
 #include "tbb/scalar_compiler.h"
 
+#include <algorithm>
+
 #include "core/boundary.h"
 #include "core/runtime_errors.h"
 #include "tbb/batch_ops.h"
@@ -61,7 +63,15 @@ public:
       boundary_value_ = exp(*window_->boundary.constant, fn_.init_);
     // The result gets registers of its own: callers copy it into parameter
     // registers (acc := f(acc, x)), which must not alias it.
-    fn_.result_ = fresh_copy(exp(*f.body, fn_.code_), fn_.code_);
+    // Only a result that shares a register with a parameter needs the copy
+    // (`(tuple b a)` copied leaf by leaf into `a` would overwrite it); any
+    // other result is read as it is, saving a pass per batch.
+    Operand body = exp(*f.body, fn_.code_);
+    bool aliases = false;
+    for (const Operand& p : fn_.params_)
+      for (int r : p.regs)
+        aliases = aliases || std::find(body.regs.begin(), body.regs.end(), r) != body.regs.end();
+    fn_.result_ = aliases ? fresh_copy(body, fn_.code_) : body;
   }
 
 private:
