@@ -147,7 +147,7 @@ void FnBuilder::fail_if(llvm::Value* cond, Site site, const std::vector<llvm::Va
 }
 
 void FnBuilder::for_range(llvm::Value* lo, llvm::Value* hi,
-                          const std::function<void(llvm::Value*)>& body) {
+                          const std::function<void(llvm::Value*)>& body, bool vectorise) {
   llvm::BasicBlock* pre = b.GetInsertBlock();
   llvm::BasicBlock* loop = llvm::BasicBlock::Create(ctx, "loop", fn);
   llvm::BasicBlock* exit = llvm::BasicBlock::Create(ctx, "exit", fn);
@@ -158,7 +158,19 @@ void FnBuilder::for_range(llvm::Value* lo, llvm::Value* hi,
   body(i);
   llvm::Value* next = b.CreateAdd(i, i64(1));
   i->addIncoming(next, b.GetInsertBlock());
-  b.CreateCondBr(b.CreateICmpSLT(next, hi), loop, exit);
+  llvm::BranchInst* latch = b.CreateCondBr(b.CreateICmpSLT(next, hi), loop, exit);
+  if (!vectorise) {
+    // Short loops (a stencil's boundary runs): neither vectorised nor
+    // unrolled, which only costs compile time there.
+    llvm::MDNode* off =
+        llvm::MDNode::get(ctx, {llvm::MDString::get(ctx, "llvm.loop.vectorize.enable"),
+                                llvm::ConstantAsMetadata::get(b.getFalse())});
+    llvm::MDNode* unroll =
+        llvm::MDNode::get(ctx, {llvm::MDString::get(ctx, "llvm.loop.unroll.disable")});
+    llvm::MDNode* id = llvm::MDNode::getDistinct(ctx, {nullptr, off, unroll});
+    id->replaceOperandWith(0, id);
+    latch->setMetadata(llvm::LLVMContext::MD_loop, id);
+  }
   b.SetInsertPoint(exit);
 }
 

@@ -78,7 +78,9 @@ public:
   int array_id(const Acc& a) const;
 
   // Loops: body(i) for i in [lo, hi) (i64), in order.
-  void for_range(llvm::Value* lo, llvm::Value* hi, const std::function<void(llvm::Value*)>& body);
+  // `vectorise = false` marks the loop as one the vectoriser and unroller skip.
+  void for_range(llvm::Value* lo, llvm::Value* hi, const std::function<void(llvm::Value*)>& body,
+                 bool vectorise = true);
   // body(index, pos) for the row-major positions pos in [lo, hi) of `shape`.
   void for_positions(const Val& shape, llvm::Value* lo, llvm::Value* hi,
                      const std::function<void(const Val&, llvm::Value*)>& body);

@@ -397,11 +397,14 @@ private:
     auto radius = [&](int d) { return f.i64(x.window[size_t(d)] / 2); };
     f.for_rows(sh, f.begin, f.end, [&](const Val& outer, Value* j0, Value* j1, Value* p0) {
       auto run = [&](Value* lo, Value* hi, bool interior) {
-        f.for_range(lo, hi, [&](Value* j) {
-          Val ix = outer;
-          ix.push_back(j);
-          element(ix, b.CreateAdd(p0, b.CreateSub(j, j0)), interior);
-        });
+        f.for_range(
+            lo, hi,
+            [&](Value* j) {
+              Val ix = outer;
+              ix.push_back(j);
+              element(ix, b.CreateAdd(p0, b.CreateSub(j, j0)), interior);
+            },
+            interior);
       };
       Value* inside = b.getTrue();
       for (int d = 0; d + 1 < rank; ++d) {
@@ -418,9 +421,16 @@ private:
       Value* mid = b.CreateAnd(inside, b.CreateICmpSLT(a, c));
       Value* mlo = b.CreateSelect(mid, a, j1);
       Value* mhi = b.CreateSelect(mid, c, j1);
-      run(j0, mlo, false);
       run(mlo, mhi, true);
-      run(mhi, j1, false);
+      // The boundary runs [j0, mlo) and [mhi, j1) as one loop over two parts
+      // (one copy of the boundary code).
+      f.for_range(
+          f.i64(0), f.i64(2),
+          [&](Value* part) {
+            Value* first = b.CreateICmpEQ(part, f.i64(0));
+            run(b.CreateSelect(first, j0, mhi), b.CreateSelect(first, mlo, j1), false);
+          },
+          false);
     });
     f.finish();
   }
