@@ -41,12 +41,30 @@ T scan_chunk(Runtime& rt, const NativeScan& s, int64_t row, int64_t q0, int64_t 
     int64_t lo = s.right ? s.n - q - count : q;
     fill_indices(ef, ix, s.shape, row * s.n + lo, count);
     run_lanes_in_order(elem, ef, count);
-    for (int k = 0; k < count; ++k) {
-      T x = r[s.right ? count - 1 - k : k];
-      acc = has ? op(acc, x) : x;
+    int k = 0;
+    if (!has) { // the row's first element starts the scan
+      acc = r[s.right ? count - 1 : 0];
       has = true;
-      int64_t pos = output_after(s, q + k);
-      if (pos >= 0) o[pos] = acc;
+      if (int64_t pos = output_after(s, q); pos >= 0) o[pos] = acc;
+      k = 1;
+    }
+    // Typed loops without a per-element test: left scans write position
+    // q + shift (scanl' skips the row's last), right scans n-1-q = lo+count-1-k.
+    if (s.right) {
+      for (; k < count; ++k) {
+        acc = op(acc, r[count - 1 - k]);
+        o[lo + count - 1 - k] = acc;
+      }
+    } else {
+      int64_t shift = s.kind == ScanKind::Scanl1 ? 0 : 1;
+      int end = count;
+      if (s.kind == ScanKind::ScanlPrime && q + count == s.n) --end; // the total only
+      for (; k < end; ++k) {
+        acc = op(acc, r[k]);
+        o[q + k + shift] = acc;
+      }
+      for (; k < count; ++k)
+        acc = op(acc, r[k]);
     }
   }
   return acc;
