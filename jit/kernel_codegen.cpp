@@ -253,30 +253,13 @@ private:
     bool plus_one = x.kind == ac::ScanKind::Scanl || x.kind == ac::ScanKind::Scanr;
     Value* m = plus_one ? b.CreateAdd(n, f.i64(1)) : n;
     Val oix = f.from_linear(outer, row);
-    Val init = acc0;
-    init.push_back(has0);
-    Val fin = fold_loop(f, f.begin, f.end, init, [&](const Val& state, Value* q) {
-      Val acc(state.begin(), state.end() - 1);
-      Value* has = state.back();
+    // Position q: its element, and the store of `value` where the scan kind
+    // writes one.
+    auto element = [&](Value* q) {
       Value* j = right ? b.CreateSub(b.CreateSub(n, f.i64(1)), q) : q;
-      Val v = f.apply(x.input.elem, {with(oix, j)});
-      // acc := has ? f(acc, v) (f(v, acc) to the right) : v
-      llvm::BasicBlock* from = b.GetInsertBlock();
-      llvm::BasicBlock* comb = llvm::BasicBlock::Create(f.ctx, "scan_comb", f.fn);
-      llvm::BasicBlock* join = llvm::BasicBlock::Create(f.ctx, "scan_join", f.fn);
-      b.CreateCondBr(has, comb, join);
-      b.SetInsertPoint(comb);
-      Val c = right ? f.apply(x.f, {v, acc}) : f.apply(x.f, {acc, v});
-      llvm::BasicBlock* comb_end = b.GetInsertBlock();
-      b.CreateBr(join);
-      b.SetInsertPoint(join);
-      Val next;
-      for (size_t l = 0; l < v.size(); ++l) {
-        llvm::PHINode* phi = b.CreatePHI(v[l]->getType(), 2);
-        phi->addIncoming(v[l], from);
-        phi->addIncoming(c[l], comb_end);
-        next.push_back(phi);
-      }
+      return f.apply(x.input.elem, {with(oix, j)});
+    };
+    auto store = [&](Value* q, const Val& value) {
       Value* pos = nullptr;
       Value* cond = write;
       switch (x.kind) {
@@ -287,20 +270,50 @@ private:
         break;
       case ac::ScanKind::Scanl1: pos = q; break;
       case ac::ScanKind::Scanr:
-      case ac::ScanKind::Scanr1: pos = j; break;
+      case ac::ScanKind::Scanr1: pos = b.CreateSub(b.CreateSub(n, f.i64(1)), q); break;
       }
-      llvm::BasicBlock* store = llvm::BasicBlock::Create(f.ctx, "scan_store", f.fn);
+      llvm::BasicBlock* yes = llvm::BasicBlock::Create(f.ctx, "scan_store", f.fn);
       llvm::BasicBlock* after = llvm::BasicBlock::Create(f.ctx, "scan_next", f.fn);
-      b.CreateCondBr(cond, store, after);
-      b.SetInsertPoint(store);
-      f.store_elem(out, t, b.CreateAdd(b.CreateMul(row, m), pos), next);
+      b.CreateCondBr(cond, yes, after);
+      b.SetInsertPoint(yes);
+      f.store_elem(out, t, b.CreateAdd(b.CreateMul(row, m), pos), value);
       b.CreateBr(after);
       b.SetInsertPoint(after);
-      next.push_back(b.getTrue());
+    };
+    // Without an accumulator yet (scanl1/scanr1 from the row's start), the
+    // first position is peeled: acc := its element. The loop then always
+    // combines, with no per-element test of the flag.
+    llvm::BasicBlock* pre = b.GetInsertBlock();
+    llvm::BasicBlock* first = llvm::BasicBlock::Create(f.ctx, "scan_first", f.fn);
+    llvm::BasicBlock* rest = llvm::BasicBlock::Create(f.ctx, "scan_rest", f.fn);
+    b.CreateCondBr(b.CreateAnd(b.CreateNot(has0), b.CreateICmpSLT(f.begin, f.end)), first, rest);
+    b.SetInsertPoint(first);
+    Val v0 = element(f.begin);
+    store(f.begin, v0);
+    Value* begin1 = b.CreateAdd(f.begin, f.i64(1));
+    llvm::BasicBlock* first_end = b.GetInsertBlock();
+    b.CreateBr(rest);
+    b.SetInsertPoint(rest);
+    Val init;
+    for (size_t l = 0; l < acc0.size(); ++l) {
+      llvm::PHINode* phi = b.CreatePHI(acc0[l]->getType(), 2);
+      phi->addIncoming(acc0[l], pre);
+      phi->addIncoming(v0[l], first_end);
+      init.push_back(phi);
+    }
+    llvm::PHINode* q0 = b.CreatePHI(b.getInt64Ty(), 2);
+    q0->addIncoming(f.begin, pre);
+    q0->addIncoming(begin1, first_end);
+    llvm::PHINode* has = b.CreatePHI(b.getInt1Ty(), 2);
+    has->addIncoming(has0, pre);
+    has->addIncoming(b.getTrue(), first_end);
+    Val acc = fold_loop(f, q0, f.end, init, [&](const Val& a, Value* q) {
+      Val v = element(q);
+      Val next = right ? f.apply(x.f, {v, a}) : f.apply(x.f, {a, v});
+      store(q, next);
       return next;
     });
-    Val acc(fin.begin(), fin.end() - 1);
-    f.store_mem(f.slot_ptr(f.aux, rank + 2), ScalarKind::Bool, fin.back());
+    f.store_mem(f.slot_ptr(f.aux, rank + 2), ScalarKind::Bool, has);
     f.store_slots(f.aux, rank + 3, t, acc);
     f.finish();
     combine(x.f, t, false, code_.combine);
