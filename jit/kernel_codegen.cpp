@@ -157,6 +157,10 @@ private:
     return {f.b.CreateFAdd(acc[0], x[0])};
   }
 
+  static Value* negative_zero(FnBuilder& f, const Type& t) {
+    return llvm::ConstantFP::getNegativeZero(reg_type(f.ctx, t.scalar_kind()));
+  }
+
   // fold rows [begin, end): aux = shape (R), seed (L).
   // fold chunk [begin, end) of positions in one row: aux = shape (R); result at R.
   void fold(const kn::Fold& x) {
@@ -174,8 +178,13 @@ private:
       f.for_range(f.begin, f.end, [&](Value* r) {
         Val oix = f.from_linear(outer, r);
         auto elem = [&](Value* j) { return f.apply(x.input.elem, {with(oix, j)}); };
-        Val init = x.seed ? f.load_slots(f.aux, rank, t) : elem(f.i64(0));
-        Val acc = fold_loop(f, f.i64(x.seed ? 0 : 1), n, init, [&](const Val& a, Value* j) {
+        // A sum without a seed starts from -0.0 (x + -0.0 == x exactly) at
+        // position 0, so the vector loop reads from the row's aligned start.
+        bool from0 = x.seed || sum;
+        Val init = x.seed ? f.load_slots(f.aux, rank, t)
+                   : sum  ? Val{negative_zero(f, t)}
+                          : elem(f.i64(0));
+        Val acc = fold_loop(f, f.i64(from0 ? 0 : 1), n, init, [&](const Val& a, Value* j) {
           return fold_step(f, x.f, sum, a, elem(j));
         });
         f.store_elem(out, t, r, acc);
@@ -192,9 +201,9 @@ private:
       Value* j1 = f.b.CreateAdd(j0, f.b.CreateSub(f.end, f.begin));
       Val oix = f.from_linear(outer, row);
       auto elem = [&](Value* j) { return f.apply(x.input.elem, {with(oix, j)}); };
-      Val acc =
-          fold_loop(f, f.b.CreateAdd(j0, f.i64(1)), j1, elem(j0),
-                    [&](const Val& a, Value* j) { return fold_step(f, x.f, sum, a, elem(j)); });
+      Val acc = fold_loop(
+          f, sum ? j0 : f.b.CreateAdd(j0, f.i64(1)), j1, sum ? Val{negative_zero(f, t)} : elem(j0),
+          [&](const Val& a, Value* j) { return fold_step(f, x.f, sum, a, elem(j)); });
       f.store_slots(f.aux, rank, t, acc);
       f.finish();
     }

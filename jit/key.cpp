@@ -10,7 +10,7 @@ namespace {
 
 // ABI of the generated entry points (jit/abi.h) and of their aux slots: bump
 // it whenever generated code changes meaning for the same kernel text.
-constexpr const char* kCodegenVersion = "jit-codegen-4";
+constexpr const char* kCodegenVersion = "jit-codegen-5";
 
 class Text {
 public:
