@@ -48,7 +48,7 @@ public:
   }
 
   std::vector<Array> run(const std::vector<Array>& inputs) override {
-    Runtime rt(graph_, table_size_);
+    Runtime rt(graph_, table_size_, pool_);
     const KernelGraph& g = graph_;
     if (inputs.size() != g.inputs.size())
       throw Error(ErrorKind::Input, "the program takes " + std::to_string(g.inputs.size()) +
@@ -78,6 +78,7 @@ private:
   size_t table_size_ = 0;
   std::map<int, CompiledKernel> kernels_;
   CompileReport report_;
+  ArrayPool pool_; // large results of earlier runs, reused once dropped
 
   int temp_id(const Kernel& k) const { return int(graph_.arrays.size()) + k.id; }
 

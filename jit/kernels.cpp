@@ -3,8 +3,6 @@
 #include <memory>
 #include <optional>
 
-#include <sys/mman.h>
-
 namespace strata::jit {
 namespace {
 
@@ -29,32 +27,19 @@ std::vector<Slot> shape_slots(const Shape& sh, size_t extra) {
   return s;
 }
 
-void advise_huge_pages(void* data, size_t bytes) {
-  constexpr uintptr_t kHuge = uintptr_t(2) << 20;
-  if (bytes < 2 * kHuge) return;
-  uintptr_t begin = (reinterpret_cast<uintptr_t>(data) + kHuge - 1) & ~(kHuge - 1);
-  uintptr_t end = (reinterpret_cast<uintptr_t>(data) + bytes) & ~(kHuge - 1);
-  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-}
-
-// Every result array below is allocated uninitialised (`zero = false`): each
-// kernel writes every element of its results (or fails, and the array is
-// dropped), so zero-filling would only add a pass over memory. Large buffers
-// are fresh pages from the kernel: asking for transparent huge pages before
-// the first write makes first touch 512x fewer page faults (on this VM a
-// 64 MiB result costs about 50 ms of faults in 4 KiB pages, 8 ms in 2 MiB ones).
-Array result_array(const Type& elem, Shape shape) {
-  Array a = Array::allocate(elem, std::move(shape), false);
-  for (size_t l = 0; l < a.num_leaves(); ++l)
-    advise_huge_pages(a.leaf(l).data(), a.leaf(l).bytes());
-  return a;
+// Result arrays come uninitialised from the executable's pool
+// (jit/runtime.h ArrayPool): each kernel writes every element of its results
+// (or fails, and the array is dropped), so zero-filling would only add a pass
+// over memory.
+Array result_array(Runtime& rt, const Type& elem, const Shape& shape) {
+  return rt.pool.take(elem, shape);
 }
 
 } // namespace
 
 void run_generate(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::Generate& g) {
   Shape sh = rt.prepare(c, g.body);
-  rt.set(k.outputs[0], result_array(g.body.type.elem(), sh));
+  rt.set(k.outputs[0], result_array(rt, g.body.type.elem(), sh));
   rt.parallel(c, c.code.generate.at(&g.body), rt.get(k.outputs[0]).size(), kGrain, nullptr);
 }
 
@@ -66,7 +51,7 @@ void run_fold(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::F
   size_t leaves = f.input.type.elem().leaves().size();
   std::vector<Slot> seed;
   if (f.seed) seed = rt.eval(c, *f.seed);
-  rt.set(k.outputs[0], result_array(f.input.type.elem(), outer));
+  rt.set(k.outputs[0], result_array(rt, f.input.type.elem(), outer));
   if (!f.seed && n == 0 && rows > 0) {
     throw Error(ErrorKind::EmptyReduction, k.ops.back().loc,
                 "fold1 over an empty row (row " + shape_str(from_linear(outer, 0)) + " of shape " +
@@ -136,7 +121,7 @@ void run_foldseg(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn
   Shape out_shape = outer_of(sh);
   int64_t rows = shape_size(out_shape);
   out_shape.push_back(nsegs);
-  rt.set(k.outputs[0], result_array(f.input.type.elem(), out_shape));
+  rt.set(k.outputs[0], result_array(rt, f.input.type.elem(), out_shape));
   std::vector<Slot> seed = rt.eval(c, *f.seed);
   int rank = int(sh.size());
   std::vector<Slot> aux = shape_slots(sh, 3 + seed.size());
@@ -192,9 +177,9 @@ void run_scan(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::S
   Shape out_shape = outer;
   out_shape.push_back(p.m);
   const Type& elem = s.input.type.elem();
-  rt.set(k.outputs[0], result_array(elem, out_shape));
+  rt.set(k.outputs[0], result_array(rt, elem, out_shape));
   bool prime = s.kind == ScanKind::ScanlPrime;
-  if (prime) rt.set(k.outputs[1], result_array(elem, outer));
+  if (prime) rt.set(k.outputs[1], result_array(rt, elem, outer));
   Array& out = rt.get_mutable(k.outputs[0]);
 
   // The seed's own place in each row, and scanl's totals.
@@ -272,15 +257,14 @@ void run_scan(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::S
 void run_permute(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::Permute& p,
                  int temp_id) {
   Shape dsh = rt.prepare(c, p.defaults);
-  rt.set(k.outputs[0], result_array(p.defaults.type.elem(), dsh));
+  rt.set(k.outputs[0], result_array(rt, p.defaults.type.elem(), dsh));
   rt.parallel(c, c.code.generate.at(&p.defaults), shape_size(dsh), kGrain, nullptr);
   Shape ssh = rt.prepare(c, p.source);
-  rt.set(temp_id, result_array(p.source.type.elem(), ssh));
+  rt.set(temp_id, result_array(rt, p.source.type.elem(), ssh));
   int64_t n = shape_size(ssh);
   rt.parallel(c, c.code.generate.at(&p.source), n, kGrain, nullptr);
   // Every target is written by the targets entry: no zero fill.
   std::unique_ptr<int64_t[]> targets(new int64_t[size_t(n)]);
-  advise_huge_pages(targets.get(), size_t(n) * sizeof(int64_t));
   Slot aux[1] = {Slot(reinterpret_cast<intptr_t>(targets.get()))};
   rt.parallel(c, c.code.targets, n, kGrain, aux);
   // Combining follows source order, on one thread.
@@ -290,7 +274,8 @@ void run_permute(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn
 
 void run_stencil(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::Stencil& s) {
   const Array& in = rt.get(s.input);
-  rt.set(k.outputs[0], result_array(rt.graph.arrays[size_t(k.outputs[0])].type.elem(), in.shape()));
+  rt.set(k.outputs[0],
+         result_array(rt, rt.graph.arrays[size_t(k.outputs[0])].type.elem(), in.shape()));
   rt.parallel(c, c.code.main, in.size(), kGrain, nullptr);
 }
 

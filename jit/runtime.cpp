@@ -5,6 +5,7 @@
 #include <limits>
 #include <mutex>
 
+#include <sys/mman.h>
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
@@ -12,8 +13,54 @@
 
 namespace strata::jit {
 
-Runtime::Runtime(const KernelGraph& g, size_t table_size)
-    : graph(g), arrays_(table_size), leaves_(table_size), table_(table_size) {}
+Runtime::Runtime(const KernelGraph& g, size_t table_size, ArrayPool& p)
+    : graph(g), pool(p), arrays_(table_size), leaves_(table_size), table_(table_size) {}
+
+namespace {
+
+size_t array_bytes(const Array& a) {
+  size_t bytes = 0;
+  for (size_t l = 0; l < a.num_leaves(); ++l)
+    bytes += a.leaf(l).bytes();
+  return bytes;
+}
+
+// Large fresh buffers get transparent huge pages before the first write:
+// 512x fewer page faults on first touch (on this VM a fresh 64 MiB result
+// cost about 50 ms of faults in 4 KiB pages, 8 ms in 2 MiB ones).
+void advise_huge_pages(void* data, size_t bytes) {
+  constexpr uintptr_t kHuge = uintptr_t(2) << 20;
+  if (bytes < 2 * kHuge) return;
+  uintptr_t begin = (reinterpret_cast<uintptr_t>(data) + kHuge - 1) & ~(kHuge - 1);
+  uintptr_t end = (reinterpret_cast<uintptr_t>(data) + bytes) & ~(kHuge - 1);
+  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+}
+
+} // namespace
+
+Array ArrayPool::take(const Type& elem, const Shape& shape) {
+  std::lock_guard lock(mutex_);
+  for (size_t i = 0; i < kept_.size(); ++i) {
+    const Array& a = kept_[i];
+    bool unused = true; // the pool holds the only reference to every leaf
+    for (size_t l = 0; l < a.num_leaves(); ++l)
+      unused = unused && a.leaf(l).use_count() == 1;
+    if (unused && a.shape() == shape && a.elem_type() == elem) {
+      Array out = a;
+      kept_.erase(kept_.begin() + std::ptrdiff_t(i));
+      kept_.push_back(out);
+      return out;
+    }
+  }
+  Array out = Array::allocate(elem, shape, /*zero=*/false);
+  for (size_t l = 0; l < out.num_leaves(); ++l)
+    advise_huge_pages(out.leaf(l).data(), out.leaf(l).bytes());
+  if (array_bytes(out) >= kMinBytes) {
+    kept_.push_back(out);
+    if (kept_.size() > kKeep) kept_.erase(kept_.begin());
+  }
+  return out;
+}
 
 void Runtime::set(int id, Array a) {
   size_t i = size_t(id);

@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <map>
+#include <mutex>
 #include <vector>
 
 #include "jit/abi.h"
@@ -24,11 +25,29 @@ struct CompiledKernel {
   EntryFn fn(int index) const { return fns[size_t(index)]; }
 };
 
+// Large result arrays of an executable's runs, kept so that a later run can
+// write into one again once no one else holds it (the caller dropped the
+// result of an earlier run, or an awhile state was replaced): fresh memory
+// costs a page fault per page on first touch. At most kKeep arrays, of at
+// least kMinBytes each, are kept (most recently used last). Thread-safe.
+class ArrayPool {
+public:
+  static constexpr size_t kKeep = 8;
+  static constexpr size_t kMinBytes = size_t(1) << 20;
+  // An array of this type and shape, uninitialised (a kept one, or new).
+  Array take(const Type& elem, const Shape& shape);
+
+private:
+  std::mutex mutex_;
+  std::vector<Array> kept_;
+};
+
 class Runtime {
 public:
-  Runtime(const KernelGraph& g, size_t table_size);
+  Runtime(const KernelGraph& g, size_t table_size, ArrayPool& pool);
 
   const KernelGraph& graph;
+  ArrayPool& pool;
   void set(int id, Array a);
   const Array& get(int id) const { return arrays_[size_t(id)]; }
   Array& get_mutable(int id) { return arrays_[size_t(id)]; }

@@ -223,6 +223,32 @@ TEST(JitEngine, SecondCompileCompilesNothing) {
   EXPECT_EQ(jit::backend_counters().compiled, before.compiled);
 }
 
+// Large results come from the executable's pool: a result the caller still
+// holds is never written again; one it dropped is reused by the next run.
+TEST(JitEngine, ResultBuffersAreReusedOnlyOnceDropped) {
+  Program p =
+      parse_and_check("(program ((xs (array f32 1))) (map (lambda ((x f32)) (* x 2f32)) xs))");
+  auto exe = jit_engine().compile(p, CompileOptions{});
+  auto input = [](float base) {
+    std::vector<float> v(size_t(1) << 19);
+    for (size_t i = 0; i < v.size(); ++i)
+      v[i] = base + float(i % 1000);
+    return array_of<float>(v, {int64_t(v.size())});
+  };
+  Array a = input(1), b = input(-5);
+  std::vector<Array> held = exe->run({a});
+  std::vector<Array> other = exe->run({b});
+  EXPECT_NE(held[0].leaf(0).data(), other[0].leaf(0).data());
+  EXPECT_TRUE(identical(held[0], interpret(p, {a})[0]));
+  EXPECT_TRUE(identical(other[0], interpret(p, {b})[0]));
+  const std::byte* storage = held[0].leaf(0).data();
+  held.clear();
+  std::vector<Array> again = exe->run({b});
+  EXPECT_EQ(again[0].leaf(0).data(), storage);
+  EXPECT_TRUE(identical(again[0], interpret(p, {b})[0]));
+  EXPECT_TRUE(identical(other[0], interpret(p, {b})[0]));
+}
+
 // Stencils run the boundary code near the edges and plain reads inside: every
 // boundary, windows of several radii and shapes smaller than, equal to and
 // larger than the window, ranks 1 to 3; bitwise the interpreter's results.
