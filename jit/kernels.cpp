@@ -1,6 +1,5 @@
 #include "jit/kernels.h"
 
-#include <memory>
 #include <optional>
 
 namespace strata::jit {
@@ -263,9 +262,10 @@ void run_permute(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn
   rt.set(temp_id, result_array(rt, p.source.type.elem(), ssh));
   int64_t n = shape_size(ssh);
   rt.parallel(c, c.code.generate.at(&p.source), n, kGrain, nullptr);
-  // Every target is written by the targets entry: no zero fill.
-  std::unique_ptr<int64_t[]> targets(new int64_t[size_t(n)]);
-  Slot aux[1] = {Slot(reinterpret_cast<intptr_t>(targets.get()))};
+  // Every target is written by the targets entry (no zero fill); the buffer
+  // comes from the pool like results, so repeated runs reuse it.
+  Array targets = rt.pool.take(Type::scalar(ScalarKind::I64), Shape{n});
+  Slot aux[1] = {Slot(reinterpret_cast<intptr_t>(targets.leaf(0).data()))};
   rt.parallel(c, c.code.targets, n, kGrain, aux);
   // Combining follows source order, on one thread.
   if (n > 0) rt.call(c, c.code.main, 0, n, aux);
