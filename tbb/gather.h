@@ -64,16 +64,19 @@ inline bool consecutive_positions(const int64_t* p, int count) {
 // Whether any selected lane of `p` lies outside [0, n): O(1) for consecutive
 // positions, otherwise one branch-free pass: x | (n-1-x) has its sign bit set
 // exactly when x < 0 or x > n-1 (no unsigned 64-bit compare, so it
-// vectorises on baseline x86-64).
+// vectorises on baseline x86-64). n-1-x is computed wrapping: for x near
+// INT64_MIN it overflows, and x's own sign bit flags it anyway.
 inline bool any_out_of_range(const int64_t* p, const Selection& s, bool consecutive, int64_t n) {
   if (s.count == 0) return false;
   if (consecutive) return p[0] < 0 || p[0] > n - s.count;
-  int64_t bits = 0, last = n - 1;
+  int64_t bits = 0;
+  uint64_t last = uint64_t(n - 1);
+  auto flag = [&](int64_t x) { return x | int64_t(last - uint64_t(x)); };
   if (s.is_dense())
     for (int i = 0; i < s.count; ++i)
-      bits |= p[i] | (last - p[i]);
+      bits |= flag(p[i]);
   else
-    for_each_lane(s, [&](int i) { bits |= p[i] | (last - p[i]); });
+    for_each_lane(s, [&](int i) { bits |= flag(p[i]); });
   return bits < 0;
 }
 

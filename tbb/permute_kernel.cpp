@@ -69,7 +69,8 @@ Targets targets(Runtime& rt, const kn::Permute& p, const Kernel& k, const Shape&
           int64_t last = dst_shape[0] - 1, bits = 0;
           for (int lane = 0; lane < count; ++lane) {
             o[lane] = x[lane];
-            bits |= (x[lane] + 1) | (last - x[lane]);
+            // Wrapping (unsigned) arithmetic: INT64_MAX + 1 must flag, not overflow.
+            bits |= int64_t(uint64_t(x[lane]) + 1) | int64_t(uint64_t(last) - uint64_t(x[lane]));
           }
           if (bits >= 0) continue;
         }

@@ -89,6 +89,13 @@ TEST(TbbEngine, ErrorsHaveTheInterpretersKind) {
            "(fold1 (lambda ((a i64) (b i64)) (+ a b)) (fill (ix 2 0) 1))",
            "(reshape (ix 4) xs)",
            "(backpermute (ix 5) (lambda ((i (ix 1))) (ix (- 4 (proj 0 i)))) xs)",
+           // Extreme indices: the range checks must not overflow (UBSan found it).
+           "(permute (lambda ((a i64) (b i64)) (+ a b)) (fill (ix 3) 0) (lambda ((i (ix 1))) (ix "
+           "9223372036854775807)) (fill (ix 5) 1))",
+           "(permute (lambda ((a i64) (b i64)) (+ a b)) (fill (ix 3) 0) (lambda ((i (ix 1))) (ix "
+           "(- -9223372036854775807 1))) (fill (ix 5) 1))",
+           "(map (lambda ((x i64)) (! xs (ix (- -9223372036854775807 x)))) xs)",
+           "(map (lambda ((x i64)) (! xs (ix (+ 9223372036854775806 x)))) xs)",
        }) {
     expect_same(parse_and_check(std::string("(program ((xs (array i64 1))) ") + body + ")"), {xs},
                 body);
