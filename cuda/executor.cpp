@@ -5,6 +5,7 @@
 #include "core/overload.h"
 #include "core/runtime_errors.h"
 #include "fusion/checks.h"
+#include "fusion/graph_inputs.h"
 
 namespace strata::cuda {
 
@@ -56,17 +57,9 @@ public:
   }
 
   std::vector<Array> run(const std::vector<Array>& inputs) {
-    if (inputs.size() != g_.inputs.size())
-      throw Error(ErrorKind::Input, "the program takes " + std::to_string(g_.inputs.size()) +
-                                        " input(s), given " + std::to_string(inputs.size()));
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      const ManifestArray& a = g_.arrays[size_t(g_.inputs[i])];
-      if (inputs[i].type() != a.type)
-        throw Error(ErrorKind::Input, "parameter `" + a.source_name + "` expects " + a.type.str() +
-                                          ", given " + inputs[i].type().str() + " of shape " +
-                                          shape_str(inputs[i].shape()));
+    check_graph_inputs(g_, inputs);
+    for (size_t i = 0; i < inputs.size(); ++i)
       set(g_.inputs[i], upload(inputs[i]));
-    }
     for (size_t i = 0; i < g_.arrays.size(); ++i)
       if (g_.arrays[i].origin == ManifestArray::Origin::Literal)
         set(ArrayId(i), upload(g_.arrays[i].literal));
@@ -312,15 +305,8 @@ private:
     launch(entry(k, "prep"), p, 1);
     int64_t st[3];
     b_.download(st, *arrays_[size_t(status)].leaves[0], sizeof st);
-    if (st[0] >= 0)
-      throw Error(ErrorKind::Shape, loc,
-                  "foldseg: segment " + std::to_string(st[0]) + " has negative length " +
-                      std::to_string(st[1]));
-    if (st[2] != n)
-      throw Error(ErrorKind::Shape, loc,
-                  "foldseg: segment lengths sum to " + std::to_string(st[2]) +
-                      " but the innermost dimension of " + shape_str(sh) + " is " +
-                      std::to_string(n));
+    if (st[0] >= 0) throw foldseg_negative_segment(st[0], st[1], loc);
+    if (st[2] != n) throw foldseg_length_mismatch(st[2], sh, loc);
     Shape out = outer;
     out.push_back(nsegs);
     set(k.outputs[0], allocate(k.outputs[0], out));

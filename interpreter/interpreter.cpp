@@ -29,16 +29,11 @@ public:
 
   std::vector<Array> run(const Program& p, const std::vector<Array>& inputs) {
     if (inputs.size() != p.params.size())
-      throw Error(ErrorKind::Input, p.loc,
-                  "the program takes " + std::to_string(p.params.size()) + " input(s), given " +
-                      std::to_string(inputs.size()));
+      throw wrong_input_count(p.params.size(), inputs.size(), p.loc);
     for (size_t i = 0; i < inputs.size(); ++i) {
       const Param& param = p.params[i];
       if (inputs[i].type() != param.type)
-        throw Error(ErrorKind::Input, param.loc,
-                    "parameter " + quoted(param.name) + " expects " + param.type.str() +
-                        ", given " + inputs[i].type().str() + " of shape " +
-                        shape_str(inputs[i].shape()));
+        throw wrong_input_type(param.name, param.type, inputs[i], param.loc);
       arrays_.emplace_back(&param.name, Arrays::single(inputs[i]));
     }
     std::vector<Array> out;
@@ -441,19 +436,7 @@ private:
     Array segs = eval_array(*f.segs);
     auto [outer, n] = split_inner(src.shape());
     const int64_t* lengths = segs.leaf_data<int64_t>(0);
-    int64_t total = 0;
-    for (int64_t s = 0; s < segs.size(); ++s) {
-      if (lengths[s] < 0)
-        throw Error(ErrorKind::Shape, a.loc,
-                    "foldseg: segment " + std::to_string(s) + " has negative length " +
-                        std::to_string(lengths[s]));
-      if (__builtin_add_overflow(total, lengths[s], &total)) total = -1;
-    }
-    if (total != n)
-      throw Error(ErrorKind::Shape, a.loc,
-                  "foldseg: segment lengths sum to " + std::to_string(total) +
-                      " but the innermost dimension of " + shape_str(src.shape()) + " is " +
-                      std::to_string(n));
+    foldseg_segment_starts(lengths, segs.size(), src.shape(), a.loc); // checks the lengths
     Array out = allocate(a, with_inner(outer, segs.size()));
     Value seed = eval(*f.seed);
     int64_t nsegs = segs.size();

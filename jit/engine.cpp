@@ -7,6 +7,7 @@
 
 #include "core/overload.h"
 #include "fusion/fuse.h"
+#include "fusion/graph_inputs.h"
 #include "jit/backend.h"
 #include "jit/kernels.h"
 #include "jit/key.h"
@@ -50,17 +51,9 @@ public:
   std::vector<Array> run(const std::vector<Array>& inputs) override {
     Runtime rt(graph_, table_size_, pool_);
     const KernelGraph& g = graph_;
-    if (inputs.size() != g.inputs.size())
-      throw Error(ErrorKind::Input, "the program takes " + std::to_string(g.inputs.size()) +
-                                        " input(s), given " + std::to_string(inputs.size()));
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      const ManifestArray& a = g.arrays[size_t(g.inputs[i])];
-      if (inputs[i].type() != a.type)
-        throw Error(ErrorKind::Input, "parameter `" + a.source_name + "` expects " + a.type.str() +
-                                          ", given " + inputs[i].type().str() + " of shape " +
-                                          shape_str(inputs[i].shape()));
+    check_graph_inputs(g, inputs);
+    for (size_t i = 0; i < inputs.size(); ++i)
       rt.set(g.inputs[i], inputs[i]);
-    }
     for (size_t i = 0; i < g.arrays.size(); ++i)
       if (g.arrays[i].origin == ManifestArray::Origin::Literal) rt.set(int(i), g.arrays[i].literal);
     block(rt, g.body);

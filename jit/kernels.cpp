@@ -2,6 +2,8 @@
 
 #include <optional>
 
+#include "core/runtime_errors.h"
+
 namespace strata::jit {
 namespace {
 
@@ -100,23 +102,9 @@ void run_foldseg(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn
   Shape sh = rt.prepare(c, f.input);
   const Array& segs = rt.get(f.segs);
   const SrcLoc& loc = k.ops.back().loc;
-  int64_t n = sh.back();
   const int64_t* lengths = segs.leaf_data<int64_t>(0);
-  int64_t nsegs = segs.size(), total = 0;
-  std::vector<int64_t> offset(static_cast<size_t>(nsegs));
-  for (int64_t s = 0; s < nsegs; ++s) {
-    if (lengths[s] < 0)
-      throw Error(ErrorKind::Shape, loc,
-                  "foldseg: segment " + std::to_string(s) + " has negative length " +
-                      std::to_string(lengths[s]));
-    offset[size_t(s)] = total;
-    if (__builtin_add_overflow(total, lengths[s], &total)) total = -1;
-  }
-  if (total != n)
-    throw Error(ErrorKind::Shape, loc,
-                "foldseg: segment lengths sum to " + std::to_string(total) +
-                    " but the innermost dimension of " + shape_str(sh) + " is " +
-                    std::to_string(n));
+  int64_t nsegs = segs.size();
+  std::vector<int64_t> offset = foldseg_segment_starts(lengths, nsegs, sh, loc);
   Shape out_shape = outer_of(sh);
   int64_t rows = shape_size(out_shape);
   out_shape.push_back(nsegs);
@@ -128,7 +116,7 @@ void run_foldseg(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn
   aux[size_t(rank) + 1] = Slot(reinterpret_cast<intptr_t>(lengths));
   aux[size_t(rank) + 2] = nsegs;
   std::copy(seed.begin(), seed.end(), aux.begin() + rank + 3);
-  int64_t avg = nsegs > 0 ? n / nsegs : 0;
+  int64_t avg = nsegs > 0 ? sh.back() / nsegs : 0;
   rt.parallel(c, c.code.main, rows * nsegs, row_grain(avg), aux.data());
 }
 

@@ -4,6 +4,7 @@
 
 #include "core/overload.h"
 #include "fusion/fuse.h"
+#include "fusion/graph_inputs.h"
 #include "tbb/kernels.h"
 
 namespace strata {
@@ -19,17 +20,9 @@ public:
 
   std::vector<Array> run(const std::vector<Array>& inputs) {
     const KernelGraph& g = rt_.graph;
-    if (inputs.size() != g.inputs.size())
-      throw Error(ErrorKind::Input, "the program takes " + std::to_string(g.inputs.size()) +
-                                        " input(s), given " + std::to_string(inputs.size()));
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      const ManifestArray& a = g.arrays[size_t(g.inputs[i])];
-      if (inputs[i].type() != a.type)
-        throw Error(ErrorKind::Input, "parameter `" + a.source_name + "` expects " + a.type.str() +
-                                          ", given " + inputs[i].type().str() + " of shape " +
-                                          shape_str(inputs[i].shape()));
+    check_graph_inputs(g, inputs);
+    for (size_t i = 0; i < inputs.size(); ++i)
       rt_.bind(g.inputs[i], inputs[i]);
-    }
     for (size_t i = 0; i < g.arrays.size(); ++i)
       if (g.arrays[i].origin == ManifestArray::Origin::Literal)
         rt_.bind(ArrayId(i), g.arrays[i].literal);

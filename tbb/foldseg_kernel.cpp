@@ -1,6 +1,7 @@
 // foldseg: fold every segment of every row, one lane per (row, segment),
 // each lane folding its segment left to right from the seed, as the
 // interpreter does; kBatch segments per batch, batches in parallel.
+#include "core/runtime_errors.h"
 #include "tbb/combiner.h"
 #include "tbb/kernels.h"
 
@@ -12,21 +13,8 @@ void run_foldseg(Runtime& rt, const Kernel& k, const kn::FoldSeg& f) {
   const SrcLoc& loc = k.ops.back().loc;
   int64_t n = sh.back();
   const int64_t* lengths = segs.leaf_data<int64_t>(0);
-  int64_t nsegs = segs.size(), total = 0;
-  std::vector<int64_t> offset(static_cast<size_t>(nsegs));
-  for (int64_t s = 0; s < nsegs; ++s) {
-    if (lengths[s] < 0)
-      throw Error(ErrorKind::Shape, loc,
-                  "foldseg: segment " + std::to_string(s) + " has negative length " +
-                      std::to_string(lengths[s]));
-    offset[size_t(s)] = total;
-    if (__builtin_add_overflow(total, lengths[s], &total)) total = -1;
-  }
-  if (total != n)
-    throw Error(ErrorKind::Shape, loc,
-                "foldseg: segment lengths sum to " + std::to_string(total) +
-                    " but the innermost dimension of " + shape_str(sh) + " is " +
-                    std::to_string(n));
+  int64_t nsegs = segs.size();
+  std::vector<int64_t> offset = foldseg_segment_starts(lengths, nsegs, sh, loc);
   Shape outer(sh.begin(), sh.end() - 1);
   int64_t rows = shape_size(outer);
   Shape out_shape = outer;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/runtime_errors.h"
 #include "tests/test_util.h"
 
 namespace strata {
@@ -120,6 +121,20 @@ TEST(RuntimeErrShape, FoldsegSegmentsMustSumToTheRowLength) {
                            " 0 xs (use (array i64 (2) 4 -1)))))",
                        {kXs}),
                ErrorKind::Shape, 3, 5, {"foldseg", "negative"});
+  // A sum that overflows can never match the row: MAX + 2 wraps, and 1 more
+  // segment would otherwise bring a wrapped sum back to the extent 3.
+  expect_error(failure(XS "  (map (lambda ((x i64)) x)\n    (foldseg " + f +
+                           " 0 xs (use (array i64 (3) 9223372036854775807 9223372036854775807 "
+                           "4)))))",
+                       {kXs}),
+               ErrorKind::Shape, 3, 5, {"foldseg", "sum to -1"});
+}
+
+TEST(RuntimeErrShape, FoldsegStartsAreRunningSums) {
+  const int64_t lengths[] = {2, 0, 3, 1};
+  EXPECT_EQ(foldseg_segment_starts(lengths, 4, {5, 6}, SrcLoc{}),
+            (std::vector<int64_t>{0, 2, 2, 5}));
+  EXPECT_THROW(foldseg_segment_starts(lengths, 4, {5, 7}, SrcLoc{}), Error);
 }
 
 TEST(RuntimeErrShape, NegativeExtents) {

@@ -5,14 +5,11 @@
 #include "core/check.h"
 #include "fusion/checks.h"
 #include "fusion/fuse.h"
+#include "fusion/graph_inputs.h"
 #include "interpreter/interpreter.h"
 
 namespace strata {
 namespace {
-
-std::string quoted(std::string_view s) {
-  return "`" + std::string(s) + "`";
-}
 
 class Evaluator {
 public:
@@ -20,16 +17,9 @@ public:
       : g_(g), vals_(g.arrays.size()), has_(g.arrays.size(), false), stats_(stats) {}
 
   std::vector<Array> run(const std::vector<Array>& inputs) {
-    if (inputs.size() != g_.inputs.size())
-      throw Error(ErrorKind::Input, "the program takes " + std::to_string(g_.inputs.size()) +
-                                        " input(s), given " + std::to_string(inputs.size()));
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      const ManifestArray& a = g_.arrays[size_t(g_.inputs[i])];
-      if (inputs[i].type() != a.type)
-        throw Error(ErrorKind::Input, "parameter " + quoted(a.source_name) + " expects " +
-                                          a.type.str() + ", given " + inputs[i].type().str());
+    check_graph_inputs(g_, inputs);
+    for (size_t i = 0; i < inputs.size(); ++i)
       set(g_.inputs[i], inputs[i]);
-    }
     for (size_t i = 0; i < g_.arrays.size(); ++i)
       if (g_.arrays[i].origin == ManifestArray::Origin::Literal)
         set(ArrayId(i), g_.arrays[i].literal);
