@@ -1,15 +1,22 @@
-// The typed combining operations of native folds and scans (tbb/fold_native.h),
+// The typed combining operations of the native paths — folds, scans
+// (tbb/fold_native.h, tbb/scan_native.h) and permute (tbb/permute_native.h) —
 // one specialised functor per operation so loops see a fixed operator.
 #pragma once
+
+#include <limits>
+#include <type_traits>
 
 #include "core/prim.h"
 #include "core/semantics.h"
 
 namespace strata::tbbe {
 
+// The combining operation on values of type T, and its identity.
 template <class T, Prim prim> struct Op {
   T operator()(T a, T b) const {
-    if constexpr (prim == Prim::Add)
+    if constexpr (std::is_same_v<T, bool>)
+      return prim == Prim::And ? (a && b) : (a || b);
+    else if constexpr (prim == Prim::Add)
       return sem::add(a, b);
     else if constexpr (prim == Prim::Mul)
       return sem::mul(a, b);
@@ -22,12 +29,32 @@ template <class T, Prim prim> struct Op {
     else if constexpr (prim == Prim::BOr)
       return T(a | b);
     else
-      return T(a ^ b);
+      return T(a ^ b); // BXor
+  }
+  T identity() const {
+    if constexpr (std::is_same_v<T, bool>) {
+      return prim == Prim::And;
+    } else if constexpr (std::is_floating_point_v<T>) {
+      return prim == Prim::Mul ? T(1) : T(0); // the native paths take only + and * on floats
+    } else {
+      switch (prim) {
+      case Prim::Mul: return T(1);
+      case Prim::Min: return std::numeric_limits<T>::max();
+      case Prim::Max: return std::numeric_limits<T>::lowest();
+      case Prim::BAnd: return T(~uint64_t(0));
+      default: return T(0); // Add, BOr, BXor
+      }
+    }
   }
 };
 
+// Calls f with the functor of `p`: and/or on bool, + and * on floats, the
+// seven integer operations on integers (what the native paths recognise).
 template <class T, class F> void with_op(Prim p, F&& f) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (std::is_same_v<T, bool>) {
+    if (p == Prim::And) return f(Op<T, Prim::And>{});
+    return f(Op<T, Prim::Or>{});
+  } else if constexpr (std::is_floating_point_v<T>) {
     if (p == Prim::Mul) return f(Op<T, Prim::Mul>{});
     return f(Op<T, Prim::Add>{});
   } else {

@@ -9,6 +9,7 @@
 #include <tbb/parallel_for.h>
 
 #include "core/semantics.h"
+#include "tbb/native_ops.h"
 
 namespace strata::tbbe {
 namespace {
@@ -20,58 +21,6 @@ bool is_var(const ExpPtr& e, const std::string& name) {
 
 bool integral(ScalarKind k) {
   return k != ScalarKind::Bool && k != ScalarKind::F32 && k != ScalarKind::F64;
-}
-
-// The combining operation on values of type T, and its identity.
-template <class T, Prim prim> struct Op {
-  T operator()(T a, T b) const {
-    if constexpr (std::is_same_v<T, bool>)
-      return prim == Prim::And ? (a && b) : (a || b);
-    else if constexpr (prim == Prim::Add)
-      return sem::add(a, b);
-    else if constexpr (prim == Prim::Mul)
-      return sem::mul(a, b);
-    else if constexpr (prim == Prim::Min)
-      return sem::min(a, b);
-    else if constexpr (prim == Prim::Max)
-      return sem::max(a, b);
-    else if constexpr (prim == Prim::BAnd)
-      return T(a & b);
-    else if constexpr (prim == Prim::BOr)
-      return T(a | b);
-    else
-      return T(a ^ b); // BXor
-  }
-  T identity() const {
-    if constexpr (std::is_same_v<T, bool>) {
-      return prim == Prim::And;
-    } else if constexpr (std::is_floating_point_v<T>) {
-      return T(0); // never used: recognise_combine takes no float operation
-    } else {
-      switch (prim) {
-      case Prim::Mul: return T(1);
-      case Prim::Min: return std::numeric_limits<T>::max();
-      case Prim::Max: return std::numeric_limits<T>::lowest();
-      case Prim::BAnd: return T(~uint64_t(0));
-      default: return T(0); // Add, BOr, BXor
-      }
-    }
-  }
-};
-
-// A specialised loop per operation, so that the compiler sees a fixed operator.
-template <class T, class F> void with_op(Prim p, F&& f) {
-  switch (p) {
-  case Prim::Add: return f(Op<T, Prim::Add>{});
-  case Prim::Mul: return f(Op<T, Prim::Mul>{});
-  case Prim::Min: return f(Op<T, Prim::Min>{});
-  case Prim::Max: return f(Op<T, Prim::Max>{});
-  case Prim::BAnd: return f(Op<T, Prim::BAnd>{});
-  case Prim::BOr: return f(Op<T, Prim::BOr>{});
-  case Prim::BXor: return f(Op<T, Prim::BXor>{});
-  case Prim::And: return f(Op<T, Prim::And>{});
-  default: return f(Op<T, Prim::Or>{});
-  }
 }
 
 struct Chunks {
