@@ -80,10 +80,13 @@ DiffReport differential_check(const Program& program, const std::vector<Array>& 
     return report;
   }
   // Fusion never computes an element nobody reads (docs/fusion.md), so an
-  // error raised only in such work may be skipped by a fused run. That is
-  // accepted only when the same engine unfused, which computes everything,
-  // raises the oracle's error: the engine's checks are then proven present.
-  if (options.fusion && report.oracle.error && !actual.error) {
+  // error raised only in such work may be skipped by a fused run; and a
+  // delayed array's work, checks included, runs in its consumer, so when a
+  // program fails in two places a fused run may raise the later failure
+  // first. Both are accepted only when the same engine unfused, which
+  // computes everything in program order, raises the oracle's error: the
+  // engine's checks are then proven present.
+  if (options.fusion && report.oracle.error && actual.error != report.oracle.error) {
     CompileOptions unfused = options;
     unfused.fusion = false;
     Outcome strict = run_engine(engine, program, inputs, unfused);
