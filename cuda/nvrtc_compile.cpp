@@ -2,6 +2,8 @@
 
 #include <nvrtc.h>
 
+#include <atomic>
+
 #include "core/error.h"
 
 namespace strata::cuda {
@@ -21,7 +23,13 @@ struct Program {
   }
 };
 
+std::atomic<uint64_t> compiles{0};
+
 } // namespace
+
+uint64_t nvrtc_compile_count() {
+  return compiles.load();
+}
 
 std::vector<std::string> nvrtc_options(int arch, bool cubin) {
   std::string a = std::to_string(arch);
@@ -41,6 +49,7 @@ std::string nvrtc_version() {
 
 NvrtcOutput nvrtc_compile(const std::string& source, int arch, bool cubin,
                           const std::string& name) {
+  ++compiles;
   Program prog;
   nvrtcResult r = nvrtcCreateProgram(&prog.p, source.c_str(), name.c_str(), 0, nullptr, nullptr);
   if (r != NVRTC_SUCCESS) fail("creating the program", r);

@@ -6,6 +6,7 @@
 // root, no flush-to-zero. A failure is an Error carrying NVRTC's log.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -24,5 +25,9 @@ NvrtcOutput nvrtc_compile(const std::string& source, int arch, bool cubin,
 std::vector<std::string> nvrtc_options(int arch, bool cubin);
 // "13.0": NVRTC's version (part of a cache key).
 std::string nvrtc_version();
+
+// How many times this process has called nvrtc_compile (successful or not):
+// `strata compile` prints it, so tests can see that a cache hit compiled nothing.
+uint64_t nvrtc_compile_count();
 
 } // namespace strata::cuda

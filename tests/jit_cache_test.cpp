@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "tests/cli_util.h"
+#include "tests/cache_test_util.h"
 
 namespace strata::test {
 namespace {
@@ -23,19 +23,8 @@ const char* kProgram = "(program () (atuple"
 std::pair<std::string, std::string> run_with_cache(const TempDir& tmp, const fs::path& dir,
                                                    const std::string& tag) {
   std::string program = tmp.write("p.strata", kProgram);
-  std::string report = (tmp / ("report" + tag + ".json")).string();
-  std::string cmd = "env STRATA_CACHE_DIR=" + dir.string() + " " + std::string(STRATA_BINARY) +
-                    " run " + program + " --engine jit --report " + report + " >" +
-                    (tmp / ("out" + tag)).string() + " 2>&1";
-  EXPECT_EQ(std::system(cmd.c_str()), 0) << slurp(tmp / ("out" + tag));
-  return {slurp(tmp / ("out" + tag)), slurp(report)};
-}
-
-int count(const std::string& text, const std::string& what) {
-  int n = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
-    ++n;
-  return n;
+  CachedRun r = run_with_cache_dir(tmp, dir, "run " + program + " --engine jit", tag);
+  return {r.out, r.report};
 }
 
 TEST(JitCache, SecondProcessCompilesNothing) {
@@ -44,28 +33,22 @@ TEST(JitCache, SecondProcessCompilesNothing) {
   auto [out1, report1] = run_with_cache(tmp, cache, "1");
   auto [out2, report2] = run_with_cache(tmp, cache, "2");
   EXPECT_EQ(out1, out2);
-  EXPECT_EQ(count(report1, "\"miss: not on disk\""), 2) << report1;
-  EXPECT_EQ(count(report2, "\"hit (disk)\""), 2) << report2;
-  EXPECT_EQ(count(report2, "miss"), 0) << report2;
+  EXPECT_EQ(count_of(report1, "\"miss: not on disk\""), 2) << report1;
+  EXPECT_EQ(count_of(report2, "\"hit (disk)\""), 2) << report2;
+  EXPECT_EQ(count_of(report2, "miss"), 0) << report2;
 }
 
 TEST(JitCache, CorruptEntriesAreRecompiled) {
   TempDir tmp;
   fs::path cache = tmp / "cache";
   auto [out1, report1] = run_with_cache(tmp, cache, "1");
-  int corrupted = 0;
-  for (const auto& e : fs::recursive_directory_iterator(cache))
-    if (e.is_regular_file()) {
-      fs::resize_file(e.path(), fs::file_size(e.path()) / 2);
-      ++corrupted;
-    }
-  ASSERT_EQ(corrupted, 2); // one object per kernel
+  ASSERT_EQ(truncate_entries(cache), 2); // one object per kernel
   auto [out2, report2] = run_with_cache(tmp, cache, "2");
   EXPECT_EQ(out1, out2);
-  EXPECT_EQ(count(report2, "hit"), 0) << report2;
+  EXPECT_EQ(count_of(report2, "hit"), 0) << report2;
   auto [out3, report3] = run_with_cache(tmp, cache, "3"); // replaced by whole entries
   EXPECT_EQ(out1, out3);
-  EXPECT_EQ(count(report3, "\"hit (disk)\""), 2) << report3;
+  EXPECT_EQ(count_of(report3, "\"hit (disk)\""), 2) << report3;
 }
 
 TEST(JitCache, ConcurrentProcessesShareOneDirectory) {
@@ -82,7 +65,7 @@ TEST(JitCache, ConcurrentProcessesShareOneDirectory) {
     EXPECT_EQ(slurp(tmp / (std::string("out") + i)), first);
   auto [out, report] = run_with_cache(tmp, cache, "after");
   EXPECT_EQ(out, first);
-  EXPECT_EQ(count(report, "\"hit (disk)\""), 2) << report;
+  EXPECT_EQ(count_of(report, "\"hit (disk)\""), 2) << report;
 }
 
 } // namespace

@@ -14,6 +14,10 @@ void print_usage(std::ostream& out) {
          "commands:\n"
          "  run FILE [name=in.npy ...] [-o out.npy] [--engine NAME]   run a program, print or save "
          "results\n"
+         "  compile FILE [--engine NAME] [--arch sm_XX]               compile only (fills the "
+         "kernel cache),\n"
+         "                                                            list kernels' compile "
+         "times\n"
          "  check FILE|DIR ... [name=in.npy ...] [--engine NAME]      run on every engine, compare "
          "with the\n"
          "                                                            interpreter and with "
@@ -31,7 +35,8 @@ void print_usage(std::ostream& out) {
          "  cache stats|clear [--dir DIR]                             the jit/cuda kernel cache on "
          "disk\n"
          "\n"
-         "run and check also take --no-fusion, --dump-dot FILE.dot, --dump-phases and --report "
+         "run, check and compile also take --no-fusion, --dump-dot FILE.dot, --dump-phases and "
+         "--report "
          "FILE.json.\n"
          "`strata COMMAND --help` describes a command. Exit codes: 0 success, 1 program or input "
          "error,\n"
@@ -59,6 +64,7 @@ int main(int argc, char** argv) {
     }
     if (command == "run") return tool::run_command(args);
     if (command == "check") return tool::check_command(args);
+    if (command == "compile") return tool::compile_command(args);
     if (command == "fmt") return tool::fmt_command(args);
     if (command == "dot") return tool::dot_command(args);
     if (command == "explain") return tool::explain_command(args);

@@ -1,0 +1,98 @@
+#include "cuda/compile.h"
+
+#include <chrono>
+#include <map>
+#include <mutex>
+
+#include "core/error.h"
+#include "core/version.h"
+#include "cuda/nvrtc_compile.h"
+#include "fusion/fuse.h"
+
+namespace strata::cuda {
+namespace {
+
+double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Compiled images in memory, shared by every compile in the process.
+struct MemoryCache {
+  std::mutex mutex;
+  std::map<std::string, std::vector<char>> images; // by key
+};
+MemoryCache& memory_cache() {
+  static MemoryCache cache;
+  return cache;
+}
+
+// The image for `source`, from memory, from disk or from NVRTC, keyed by
+// everything baked into it: the generated text (canonical: no sizes, no
+// addresses), the NVRTC options and version, the Strata version and the
+// architecture. Sets `outcome` and `nvrtc_ran`.
+std::vector<char> compile_cached(const std::string& source, int arch, const CompileCaches& caches,
+                                 std::string& outcome, bool& nvrtc_ran) {
+  cache::KeyBuilder kb;
+  kb.add("cuda").add(source).add(nvrtc_version()).add(version()).add("sm_" + std::to_string(arch));
+  for (const std::string& o : nvrtc_options(arch, true))
+    kb.add(o);
+  cache::Key key = kb.finish();
+  MemoryCache& memory = memory_cache();
+  if (caches.memory) {
+    std::lock_guard lock(memory.mutex);
+    auto it = memory.images.find(key.hex);
+    if (it != memory.images.end()) {
+      outcome = "hit (memory)";
+      return it->second;
+    }
+  }
+  cache::DiskCache disk("cuda",
+                        caches.disk ? *caches.disk : cache::disk_options_from_environment());
+  std::string why;
+  std::vector<char> image;
+  if (auto hit = disk.load(key, why)) {
+    image = std::move(*hit);
+    outcome = "hit (disk)";
+  } else {
+    image = nvrtc_compile(source, arch, true).image;
+    nvrtc_ran = true;
+    disk.store(key, image);
+    outcome = "miss: " + why;
+  }
+  if (caches.memory) {
+    std::lock_guard lock(memory.mutex);
+    memory.images.emplace(key.hex, image);
+  }
+  return image;
+}
+
+} // namespace
+
+CompiledProgram compile_program(const Program& program, bool fusion, int arch,
+                                const CompileCaches& caches) {
+  auto t0 = std::chrono::steady_clock::now();
+  CompiledProgram out{build_kernel_graph(program, FusionOptions{fusion}), {}, {}, {}, false};
+  out.report.phases.emplace_back("fuse", ms_since(t0));
+  t0 = std::chrono::steady_clock::now();
+  out.code = generate(out.graph);
+  out.report.phases.emplace_back("codegen", ms_since(t0));
+  t0 = std::chrono::steady_clock::now();
+  std::string outcome;
+  out.image = compile_cached(out.code.source, arch, caches, outcome, out.nvrtc_ran);
+  double compile_ms = ms_since(t0);
+  out.report.phases.emplace_back("compile", compile_ms);
+  for (const Kernel* k : compute_kernels(out.graph))
+    out.report.kernels.push_back({k->id, compile_ms, outcome});
+  return out;
+}
+
+int parse_arch(const std::string& name) {
+  bool ok = name.size() >= 5 && name.size() <= 6 && name.compare(0, 3, "sm_") == 0 &&
+            name.find_first_not_of("0123456789", 3) == std::string::npos && name[3] != '0';
+  if (!ok)
+    throw Error(ErrorKind::Usage,
+                "expected a GPU architecture as sm_XX (sm_80, sm_90, ...), not `" + name + "`");
+  return std::stoi(name.substr(3));
+}
+
+} // namespace strata::cuda

@@ -1,0 +1,123 @@
+// strata compile FILE [--engine NAME] [--arch sm_XX]: compile a program
+// without running it, filling the kernel cache, and list each kernel's
+// compile time and cache outcome. With the cuda engine and --arch it needs
+// no GPU: NVRTC runs on the CPU (cuda/compile.h, docs/cuda.md).
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include "core/error.h"
+#include "fusion/fuse.h"
+#include "oracle/registry.h"
+#include "tools/commands.h"
+#include "tools/options.h"
+#include "tools/views.h"
+#if STRATA_HAVE_CUDA
+#include "cuda/compile.h"
+#include "cuda/nvrtc_compile.h"
+#endif
+
+namespace strata::tool {
+namespace {
+
+std::string ms(double v) {
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(2) << v << " ms";
+  return s.str();
+}
+
+double phase(const std::vector<std::pair<std::string, double>>& phases, const std::string& name) {
+  for (const auto& [n, v] : phases)
+    if (n == name) return v;
+  return 0;
+}
+
+} // namespace
+
+int compile_command(const Args& args) {
+  po::options_description options(
+      "usage: strata compile FILE [--engine NAME] [--arch sm_XX] [options]\n\n"
+      "Compiles a program without running it (no inputs needed) and lists each\n"
+      "kernel's compile time and cache outcome: `hit (memory)`, `hit (disk)` or\n"
+      "`miss: <why>`. Compiled kernels go to the disk cache (see `strata cache`),\n"
+      "so a later run or compile of the same program compiles nothing.\n"
+      "With the cuda engine, --arch sm_XX compiles for that GPU architecture\n"
+      "without a GPU or driver (NVRTC runs on the CPU) and the last line says how\n"
+      "many NVRTC compiles ran; without --arch the present GPU's architecture\n"
+      "is used and the module is loaded.\n\noptions");
+  options.add_options()                                                                      //
+      ("engine,e", po::value<std::string>()->default_value("cuda"), "engine to compile for") //
+      ("arch", po::value<std::string>(), "cuda: the GPU architecture (sm_80, sm_90, ...)");
+  Views::add_options(options);
+  ParsedArgs parsed = parse_args(args, options);
+  if (parsed.help) {
+    std::cout << options << "\n";
+    return 0;
+  }
+  if (parsed.positional.size() != 1)
+    throw Error(ErrorKind::Usage, "compile: expected exactly one program FILE");
+  const std::string& file = parsed.positional.front();
+  std::string engine_name = parsed.vars["engine"].as<std::string>();
+  const Engine* engine = find_engine(engine_name);
+  if (!engine)
+    throw Error(ErrorKind::Usage,
+                "unknown engine `" + engine_name + "`; available: " + engine_names());
+  std::string arch;
+  if (parsed.vars.count("arch")) {
+    arch = parsed.vars["arch"].as<std::string>();
+    if (engine_name != "cuda")
+      throw Error(ErrorKind::Usage, "compile: --arch needs the cuda engine (--engine cuda)");
+  }
+  std::string why;
+  if (arch.empty() && !engine->available(why))
+    throw Error(
+        ErrorKind::Input,
+        "engine `" + engine_name + "` is not available: " + why +
+            (engine_name == "cuda" ? " (compile for a GPU architecture with --arch sm_XX)" : ""));
+
+  Views views = Views::from(parsed.vars);
+  PhaseTimes times{engine_name, {}};
+  Program program = Views::load_timed(file, times);
+  std::optional<KernelGraph> graph = views.fuse(program, times);
+  CompileReport report;
+  std::string target = engine_name;
+  std::string nvrtc_line;
+  if (!arch.empty()) {
+#if STRATA_HAVE_CUDA
+    int cc = cuda::parse_arch(arch);
+    uint64_t before = cuda::nvrtc_compile_count();
+    cuda::CompiledProgram compiled =
+        times.time("compile", [&] { return cuda::compile_program(program, views.fusion, cc); });
+    report = std::move(compiled.report);
+    if (!graph) graph = std::move(compiled.graph);
+    target += " " + arch;
+    nvrtc_line = "nvrtc compiles: " + std::to_string(cuda::nvrtc_compile_count() - before) + "\n";
+#else
+    throw Error(ErrorKind::Usage, "compile: this build has no cuda engine");
+#endif
+  } else {
+    auto exe = times.time("compile",
+                          [&] { return engine->compile(program, CompileOptions{views.fusion}); });
+    report = exe->compile_report();
+    if (!graph) graph = build_kernel_graph(program, FusionOptions{views.fusion});
+  }
+  std::map<int, KernelTiming> kernels = Views::compile_details(report, times);
+  views.finish(file, graph, {times}, kernels);
+
+  std::map<int, const Kernel*> by_id;
+  for (const Kernel* k : compute_kernels(*graph))
+    by_id[k->id] = k;
+  std::cout << target << (views.fusion ? ", fused: " : ", unfused: ") << report.kernels.size()
+            << " compiled kernel" << (report.kernels.size() == 1 ? "" : "s") << ", compile "
+            << ms(phase(times.phases, "compile")) << "\n";
+  for (const KernelCompileInfo& k : report.kernels) {
+    auto it = by_id.find(k.kernel);
+    std::cout << "  kernel " << k.kernel;
+    if (it != by_id.end()) std::cout << " (" << kernel_kind_name(*it->second) << ")";
+    std::cout << ": " << ms(k.compile_ms) << ", " << k.cache << "\n";
+  }
+  std::cout << nvrtc_line;
+  return 0;
+}
+
+} // namespace strata::tool
