@@ -20,8 +20,10 @@
 
 namespace strata::tbbe {
 
-constexpr int kBatch = 256;
-constexpr size_t kRegisterBytes = kBatch * 8; // every register can hold kBatch 8-byte values
+constexpr int kBatch = 1024;
+// Every register can hold kBatch 8-byte values; the stride is padded by a few
+// cache lines so that registers do not all map to the same L1 sets.
+constexpr size_t kRegisterBytes = kBatch * 8 + 3 * 64;
 
 // The lanes an instruction works on.
 struct Selection {
@@ -48,17 +50,52 @@ using ArrayTable = std::vector<const Array*>;
 
 // The registers of one running function: one per scalar leaf of every value
 // the function computes, plus selection buffers. A frame belongs to one thread.
+//
+// A register is a pointer to kBatch slots: normally its own storage in the
+// frame, but a read of consecutive elements points its register straight into
+// the array instead of copying them (`alias`), so a map or fold over arrays
+// reads them in place. Only the instruction that computes a register ever
+// writes it, and a read that cannot alias takes its own storage back (`own`)
+// before gathering, so an aliased register is never written through.
 class Frame {
 public:
   Frame(int registers, const ArrayTable& arrays);
-  template <class T> T* reg(int r) {
-    return reinterpret_cast<T*>(data_.get() + size_t(r) * kRegisterBytes);
-  }
+  template <class T> T* reg(int r) { return reinterpret_cast<T*>(regs_[size_t(r)]); }
+  void alias(int r, const std::byte* data) { regs_[size_t(r)] = const_cast<std::byte*>(data); }
+  void own(int r) { regs_[size_t(r)] = data_.get() + size_t(r) * kRegisterBytes; }
   const Array& array(int id) const { return *arrays_[size_t(id)]; }
+
+  // True while the function's index parameter holds the row-major indices of
+  // consecutive elements within one row (the innermost component counting up
+  // from lane 0, the others equal), set by the kernel that filled it for one
+  // run (see run_batch in tbb/runtime.h); reads at exactly that index then
+  // need no per-lane position or bounds pass.
+  bool index_run() const { return index_run_; }
+  void set_index_run(bool on) { index_run_ = on; }
+
+  // In an index run of a function that reads its index only at that index
+  // (ScalarFunction::lazy_index), only lanes 0 and count-1 of the index are
+  // written up front; `fill_index` writes the rest, and every instruction that
+  // looks at more lanes calls `need_index` first (a read that cannot take the
+  // fast path, the lane-by-lane rerun after an error).
+  struct DeferredIndex {
+    const std::vector<int>* regs = nullptr; // null: nothing deferred
+    const Shape* shape = nullptr;
+    int64_t start = 0;
+    int count = 0;
+  };
+  void defer_index(const DeferredIndex& d) { deferred_ = d; }
+  void need_index() {
+    if (deferred_.regs) fill_deferred_index();
+  }
 
 private:
   std::unique_ptr<std::byte[]> data_;
+  std::unique_ptr<std::byte*[]> regs_;
   const ArrayTable& arrays_;
+  bool index_run_ = false;
+  DeferredIndex deferred_;
+  void fill_deferred_index(); // tbb/runtime.cpp
 };
 
 // One compiled instruction: processes the selected lanes of a batch.

@@ -11,9 +11,15 @@
 
 namespace strata::tbbe {
 
+// Which operands of an instruction are constant registers (every lane holds
+// the same value for the whole run): they are read once, as a scalar, so
+// `(* x 1.5)` streams one register, not two.
+enum ConstantOperands : unsigned { kNoConstant = 0, kFirstConstant = 1, kSecondConstant = 2 };
+
 // out := op(a [, b]) for `op` on operands of kind `k` (the checker's types).
 // Integer division by zero throws the interpreter's error at `loc`.
-Instr prim_instr(Prim op, ScalarKind k, int a, int b, int out, const SrcLoc& loc);
+Instr prim_instr(Prim op, ScalarKind k, int a, int b, int out, const SrcLoc& loc,
+                 unsigned constants = kNoConstant);
 
 // out := cast<to>(a) where a has kind `from`.
 Instr cast_instr(ScalarKind from, ScalarKind to, int a, int out);

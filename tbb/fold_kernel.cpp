@@ -12,9 +12,9 @@
 // Long rows folded by a recognised commutative operation (tbb/fold_native.h:
 // `(op a b)` of the two parameters, op + * min max band bor bxor on an
 // integer type, + * on a float type) take a faster path: the element function
-// runs on 256 consecutive elements at a time (contiguous reads), lane l of a
-// chunk accumulates elements l, l+256, l+512, ... in a typed loop, and the
-// 256 lanes are combined by the same fixed pairwise tree.
+// runs on kBatch consecutive elements at a time (contiguous reads), lane l of
+// a chunk accumulates elements l, l+kBatch, l+2*kBatch, ... in a typed loop,
+// and the kBatch lanes are combined by the same fixed pairwise tree.
 #include "tbb/combiner.h"
 #include "tbb/fold_native.h"
 #include "tbb/kernels.h"
@@ -23,7 +23,7 @@ namespace strata::tbbe {
 namespace {
 
 constexpr int64_t kLongRow = 32768;
-constexpr int64_t kBlock = 64;              // elements per lane in a chunk
+constexpr int64_t kBlock = 16;              // elements per lane in a chunk
 constexpr int64_t kChunk = kBatch * kBlock; // 16384
 
 struct FoldPlan {
@@ -59,7 +59,8 @@ void fold_rows(Runtime& rt, const kn::Fold& fold, const FoldPlan& p, int64_t fir
       column[lane] = (first + lane) * row_base + j;
     run_lanes_in_order(elem, ef, count);
     bool first_element = j == 0 && !p.has_seed;
-    copy_lanes(ef, elem.result().regs, c.frame(), first_element ? c.acc().regs : c.x().regs, count);
+    copy_lanes(ef, elem.result().regs, c.frame(), first_element ? c.acc().regs : c.x().regs,
+               c.sizes(), count);
     if (!first_element) c.step(Selection::dense(count));
   }
   store_lanes(c.frame(), c.acc().regs, out, first, count);
@@ -104,7 +105,8 @@ void fold_chunk(Runtime& rt, const kn::Fold& fold, const FoldPlan& p, int64_t st
     for (int lane = 0; lane < s.count; ++lane)
       set_position(ef, elem.params()[0].regs, p.shape, start + lane * kBlock + j, lane);
     run_lanes_in_order(elem, ef, s.count);
-    copy_lanes(ef, elem.result().regs, c.frame(), j == 0 ? c.acc().regs : c.x().regs, s.count);
+    copy_lanes(ef, elem.result().regs, c.frame(), j == 0 ? c.acc().regs : c.x().regs, c.sizes(),
+               s.count);
     if (j > 0) c.step(s);
   }
   tree_reduce_lanes(c, lanes);

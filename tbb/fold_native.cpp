@@ -15,14 +15,12 @@ T fold_lanes(Runtime& rt, const ScalarFunction& elem, const Shape& shape, int64_
              int64_t len, O op) {
   Frame ef(elem.registers(), rt.table);
   elem.prepare(ef);
-  const std::vector<int>& ix = elem.params()[0].regs;
-  const T* r = ef.reg<T>(elem.result().regs[0]);
   alignas(64) T acc[kBatch];
   int used = int(std::min<int64_t>(kBatch, len));
   for (int64_t b = 0; b * kBatch < len; ++b) {
     int count = int(std::min<int64_t>(kBatch, len - b * kBatch));
-    fill_indices(ef, ix, shape, start + b * kBatch, count);
-    run_lanes_in_order(elem, ef, count);
+    run_batch(elem, ef, shape, start + b * kBatch, count);
+    const T* r = ef.reg<T>(elem.result().regs[0]); // may point into an array: per batch
     if (b == 0)
       for (int i = 0; i < count; ++i)
         acc[i] = r[i];

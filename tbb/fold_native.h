@@ -4,8 +4,8 @@
 // bor bxor on an integer type, or + * on a float type, is commutative and
 // associative (floats: associative within the tolerance policy of
 // LANGUAGE.md, commutative exactly). Such a fold may give lane l of a chunk
-// the elements l, l+256, l+512, ...: the element function then runs on 256
-// consecutive elements at once (contiguous reads) and each step is one typed
+// the elements l, l+kBatch, l+2*kBatch, ...: the element function then runs
+// on kBatch consecutive elements at once (contiguous reads) and each step is one typed
 // loop with no combiner code. The lanes are combined by a fixed pairwise tree,
 // so the result depends on the chunk length only, never on the threads.
 #pragma once

@@ -50,7 +50,7 @@ void run_foldseg(Runtime& rt, const Kernel& k, const kn::FoldSeg& f) {
       }
       Selection s{lanes.data(), active};
       elem.run(ef, s);
-      copy_lanes(ef, elem.result().regs, c.frame(), c.x().regs, count);
+      copy_lanes(ef, elem.result().regs, c.frame(), c.x().regs, c.sizes(), count);
       c.step(s);
     }
     store_lanes(c.frame(), c.acc().regs, out, first, count);

@@ -14,8 +14,7 @@ void compute(Runtime& rt, const Delayed& d, const Shape& sh, Array& out) {
     for (int64_t b = begin; b < end; ++b) {
       int64_t start = b * kBatch;
       int count = int(std::min<int64_t>(kBatch, out.size() - start));
-      fill_indices(frame, fn.params()[0].regs, sh, start, count);
-      run_lanes_in_order(fn, frame, count);
+      run_batch(fn, frame, sh, start, count);
       store_lanes(frame, fn.result().regs, out, start, count);
     }
   });

@@ -97,9 +97,9 @@ Leaves read_lane(Frame& f, const Operand& op, int lane) {
 }
 
 void copy_lanes(Frame& a, const std::vector<int>& from, Frame& b, const std::vector<int>& to,
-                int count) {
+                const std::vector<size_t>& sizes, int count) {
   for (size_t l = 0; l < from.size(); ++l)
-    std::memcpy(b.reg<std::byte>(to[l]), a.reg<std::byte>(from[l]), size_t(count) * 8);
+    std::memcpy(b.reg<std::byte>(to[l]), a.reg<std::byte>(from[l]), size_t(count) * sizes[l]);
 }
 
 void store_lanes(Frame& f, const std::vector<int>& regs, Array& out, int64_t start, int count) {
@@ -110,15 +110,16 @@ void store_lanes(Frame& f, const std::vector<int>& regs, Array& out, int64_t sta
   }
 }
 
-void fill_indices(Frame& f, const std::vector<int>& regs, const Shape& sh, int64_t start,
+bool fill_indices(Frame& f, const std::vector<int>& regs, const Shape& sh, int64_t start,
                   int count) {
-  if (regs.empty()) return;
+  if (regs.empty()) return true;
   if (regs.size() == 1) {
     int64_t* r = f.reg<int64_t>(regs[0]);
-    for (int lane = 0; lane < count; ++lane)
+    for (int64_t lane = 0; lane < count; ++lane) // 64-bit counter: no widening per lane
       r[lane] = start + lane;
-    return;
+    return true;
   }
+  bool one_row = count <= 0 || start / sh.back() == (start + count - 1) / sh.back();
   // Row by row of the innermost dimension: outer components are constant
   // along a row, the innermost one counts up.
   Index ix = from_linear(sh, start);
@@ -128,7 +129,7 @@ void fill_indices(Frame& f, const std::vector<int>& regs, const Shape& sh, int64
     for (size_t k = 0; k < last; ++k)
       std::fill_n(f.reg<int64_t>(regs[k]) + lane, run, ix[k]);
     int64_t* inner = f.reg<int64_t>(regs[last]) + lane;
-    for (int i = 0; i < run; ++i)
+    for (int64_t i = 0; i < run; ++i)
       inner[i] = ix[last] + i;
     lane += run;
     ix[last] = 0;
@@ -137,6 +138,48 @@ void fill_indices(Frame& f, const std::vector<int>& regs, const Shape& sh, int64
       ix[k] = 0;
     }
   }
+  return one_row;
+}
+
+void Frame::fill_deferred_index() {
+  DeferredIndex d = deferred_;
+  deferred_ = {};
+  fill_indices(*this, *d.regs, *d.shape, d.start, d.count);
+}
+
+namespace {
+
+// Writes the row-major index `pos` of `sh` into lane `lane` of `regs`.
+void write_index(Frame& f, const std::vector<int>& regs, const Shape& sh, int64_t pos, int lane) {
+  for (size_t k = regs.size(); k-- > 0;) {
+    f.reg<int64_t>(regs[k])[lane] = k == 0 ? pos : pos % sh[k];
+    if (k > 0) pos /= sh[k];
+  }
+}
+
+} // namespace
+
+void run_batch(const ScalarFunction& fn, Frame& f, const Shape& sh, int64_t start, int count) {
+  struct Run { // the marks last for this run only, even when it throws
+    Frame& f;
+    ~Run() {
+      f.set_index_run(false);
+      f.defer_index({});
+    }
+  } run{f};
+  const std::vector<int>& regs = fn.params()[0].regs;
+  bool one_row =
+      regs.size() <= 1 || count <= 0 || start / sh.back() == (start + count - 1) / sh.back();
+  if (fn.lazy_index() && one_row && count > 0) {
+    // Reads at the index need lanes 0 and count-1 only; the rest on demand.
+    write_index(f, regs, sh, start, 0);
+    write_index(f, regs, sh, start + count - 1, count - 1);
+    f.defer_index({&regs, &sh, start, count});
+  } else {
+    fill_indices(f, regs, sh, start, count);
+  }
+  f.set_index_run(one_row);
+  run_lanes_in_order(fn, f, count);
 }
 
 } // namespace strata::tbbe

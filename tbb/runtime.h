@@ -71,15 +71,22 @@ private:
 // ------------------------------------------------------------- lane traffic
 void write_lane(Frame& f, const std::vector<int>& regs, int lane, const Leaves& v);
 Leaves read_lane(Frame& f, const Operand& op, int lane);
-// Registers `from` of frame a -> registers `to` of frame b, lanes 0..count-1
-// (any leaf types: every register holds kBatch slots of at most 8 bytes).
+// Registers `from` of frame a -> registers `to` of frame b, lanes 0..count-1;
+// `sizes` are the leaves' widths (a register may point into an array, so
+// never copy more than its lanes).
 void copy_lanes(Frame& a, const std::vector<int>& from, Frame& b, const std::vector<int>& to,
-                int count);
+                const std::vector<size_t>& sizes, int count);
 // Lanes 0..count-1 of `regs` -> elements start..start+count-1 of `out`.
 void store_lanes(Frame& f, const std::vector<int>& regs, Array& out, int64_t start, int count);
-// The row-major indices start..start+count-1 of `sh` into index registers.
-void fill_indices(Frame& f, const std::vector<int>& regs, const Shape& sh, int64_t start,
+// The row-major indices start..start+count-1 of `sh` into index registers;
+// returns whether they lie within one row (the innermost dimension).
+bool fill_indices(Frame& f, const std::vector<int>& regs, const Shape& sh, int64_t start,
                   int count);
+// Runs `fn` on elements start..start+count-1 of `sh` (its index parameter
+// filled by fill_indices), lanes in order on an error (run_lanes_in_order).
+// When they lie within one row the frame is marked as an index run for this
+// run only, so reads at the index point into their arrays.
+void run_batch(const ScalarFunction& fn, Frame& f, const Shape& sh, int64_t start, int count);
 
 // Runs body(begin, end) over [0, n) in parallel, in ranges of at most `grain`.
 // If ranges throw, rethrows the exception of the lowest range, which holds

@@ -1,6 +1,7 @@
 #include "tbb/scalar_compiler.h"
 
 #include <algorithm>
+#include <set>
 
 #include "core/boundary.h"
 #include "core/runtime_errors.h"
@@ -10,7 +11,11 @@
 namespace strata::tbbe {
 
 Frame::Frame(int registers, const ArrayTable& arrays)
-    : data_(new std::byte[size_t(std::max(registers, 1)) * kRegisterBytes]), arrays_(arrays) {}
+    : data_(new std::byte[size_t(std::max(registers, 1)) * kRegisterBytes]),
+      regs_(new std::byte*[size_t(std::max(registers, 1))]), arrays_(arrays) {
+  for (int r = 0; r < std::max(registers, 1); ++r)
+    own(r);
+}
 
 namespace {
 
@@ -40,6 +45,43 @@ void gather(Frame& f, const Array& a, const std::vector<int>& out, int64_t pos, 
     std::memcpy(f.reg<std::byte>(out[l]) + size_t(lane) * size,
                 a.leaf(l).data() + size_t(pos) * size, size);
   }
+}
+
+// Lanes of `regs` := the elements at positions `pos` of every leaf of `a`.
+// Consecutive positions point the registers into the array (no copy);
+// others are gathered into the frame's own storage.
+void load(Frame& f, const Array& a, const std::vector<int>& regs,
+          const std::vector<GatherFn>& gathers, const std::vector<size_t>& sizes,
+          const int64_t* pos, const Selection& s, bool consecutive) {
+  if (s.count == 0) return;
+  for (size_t l = 0; l < regs.size(); ++l) {
+    if (consecutive) {
+      f.alias(regs[l], a.leaf(l).data() + size_t(pos[0]) * sizes[l]);
+    } else {
+      f.own(regs[l]);
+      gathers[l](a.leaf(l).data(), pos, f.reg<std::byte>(regs[l]), s, false);
+    }
+  }
+}
+
+// The row-major position in `sh` of lane `lane` of the index registers `ix`.
+int64_t lane_position(Frame& f, const std::vector<int>& ix, const Shape& sh, int lane) {
+  int64_t p = 0;
+  for (size_t k = 0; k < ix.size(); ++k)
+    p = p * sh[k] + f.reg<int64_t>(ix[k])[lane];
+  return p;
+}
+
+// With Frame::index_run and a dense selection, the index registers `ix` hold
+// one run of a row: lanes 0..count-1 are in bounds of `sh` exactly when lane 0
+// and the last lane are (outer components are equal across lanes, the
+// innermost one counts up).
+bool run_in_bounds(Frame& f, const std::vector<int>& ix, const Shape& sh, int count) {
+  for (size_t k = 0; k < ix.size(); ++k) {
+    int64_t first = f.reg<int64_t>(ix[k])[0];
+    if (first < 0 || first >= sh[k]) return false;
+  }
+  return ix.empty() || f.reg<int64_t>(ix.back())[count - 1] < sh.back();
 }
 
 } // namespace
@@ -72,6 +114,9 @@ public:
       for (int r : p.regs)
         aliases = aliases || std::find(body.regs.begin(), body.regs.end(), r) != body.regs.end();
     fn_.result_ = aliases ? fresh_copy(body, fn_.code_) : body;
+    // A stencil's centre is used by its window reads only; any other
+    // function's index parameter must be used by reads at it and nothing else.
+    fn_.lazy_index_ = !fn_.params_.empty() && param_uses_ == param_reads_ && !aliases;
   }
 
 private:
@@ -79,10 +124,19 @@ private:
   const ArrayScope& arrays_;
   std::optional<WindowInfo> window_;
   std::vector<std::pair<std::string, Operand>> env_;
-  std::vector<int> center_; // stencil: the index of the element being computed
-  Operand boundary_value_;  // stencil: the `constant` boundary value
+  std::vector<int> center_;     // stencil: the index of the element being computed
+  Operand boundary_value_;      // stencil: the `constant` boundary value
+  std::set<int> constant_regs_; // registers written once per frame (literals)
+  int param_uses_ = 0;          // references to the first parameter
+  int param_reads_ = 0;         // of which reads at exactly it (`(! xs i)`)
 
   int new_reg() { return fn_.registers_++; }
+
+  static bool shares_register(const std::vector<int>& a, const std::vector<int>& b) {
+    for (int r : a)
+      if (std::find(b.begin(), b.end(), r) != b.end()) return true;
+    return false;
+  }
 
   Operand fresh(const Type& t) {
     Operand o{t, {}};
@@ -94,6 +148,7 @@ private:
   Operand constant(const Scalar& v) {
     Operand o = fresh(Type::scalar(v.kind()));
     fn_.init_.instrs.push_back(fill_instr(v, o.regs[0]));
+    constant_regs_.insert(o.regs[0]);
     return o;
   }
 
@@ -126,15 +181,24 @@ private:
   Operand form(const ex::Const& c, const Exp&, Code&) { return constant(c.value); }
 
   Operand form(const ex::Var& v, const Exp& e, Code&) {
+    Operand o = lookup(v.name, e);
+    if (!fn_.params_.empty() && shares_register(o.regs, fn_.params_[0].regs)) ++param_uses_;
+    return o;
+  }
+
+  Operand lookup(const std::string& name, const Exp& e) {
     for (auto it = env_.rbegin(); it != env_.rend(); ++it)
-      if (it->first == v.name) return it->second;
-    throw Error(ErrorKind::Type, e.loc, "kernel code reads unknown variable `" + v.name + "`");
+      if (it->first == name) return it->second;
+    throw Error(ErrorKind::Type, e.loc, "kernel code reads unknown variable `" + name + "`");
   }
 
   Operand form(const ex::Let& l, const Exp&, Code& code) {
     size_t depth = env_.size();
     for (const auto& b : l.bindings) {
-      Operand v = exp(*b.value, code);
+      // A binding to a variable (fusion's `(let ((j i)) (! xs j))`) is only a
+      // new name: its uses are counted where the name is used.
+      const auto* alias = std::get_if<ex::Var>(&b.value->node);
+      Operand v = alias ? lookup(alias->name, *b.value) : exp(*b.value, code);
       env_.emplace_back(b.name, v);
     }
     Operand r = exp(*l.body, code);
@@ -283,8 +347,15 @@ private:
   // positions are consecutive.
   Operand form(const ex::Read& r, const Exp& e, Code& code) {
     auto [id, name] = array_of(*r.array);
-    std::vector<GatherFn> gathers = gathers_of(leaf_kinds_of(*r.array));
+    std::vector<ScalarKind> kinds = leaf_kinds_of(*r.array);
+    std::vector<GatherFn> gathers = gathers_of(kinds);
+    std::vector<size_t> sizes = leaf_sizes(kinds);
     std::vector<int> ix = exp(*r.index, code).regs;
+    // Reading at exactly the function's index parameter (`(! xs i)` in a
+    // map, zipwith or fold after fusion): in an index run, the lanes are one
+    // run of consecutive elements, checked and addressed from two lanes.
+    bool at_parameter = !fn_.params_.empty() && !ix.empty() && fn_.params_[0].regs == ix;
+    if (at_parameter) ++param_reads_;
     Operand out = fresh(e.type);
     int pos_reg = new_reg();
     SrcLoc loc = e.loc;
@@ -292,6 +363,13 @@ private:
     code.instrs.push_back([=, regs = out.regs](Frame& f, const Selection& s) {
       const Array& a = f.array(id);
       const Shape& sh = a.shape();
+      if (at_parameter && f.index_run() && s.is_dense() && s.count > 0 &&
+          run_in_bounds(f, ix, sh, s.count)) {
+        int64_t first = lane_position(f, ix, sh, 0);
+        load(f, a, regs, gathers, sizes, &first, s, true);
+        return;
+      }
+      if (at_parameter) f.need_index();
       const int64_t* pos;
       bool bad = false, consecutive = false;
       if (ix.size() == 1) {
@@ -328,15 +406,16 @@ private:
               throw index_out_of_bounds(lane_index(f, ix, lane), sh, op, name, loc);
           }
         });
-      for (size_t l = 0; l < regs.size(); ++l)
-        gathers[l](a.leaf(l).data(), pos, f.reg<std::byte>(regs[l]), s, consecutive);
+      load(f, a, regs, gathers, sizes, pos, s, consecutive);
     });
     return out;
   }
 
   Operand form(const ex::LinearRead& r, const Exp& e, Code& code) {
     auto [id, name] = array_of(*r.array);
-    std::vector<GatherFn> gathers = gathers_of(leaf_kinds_of(*r.array));
+    std::vector<ScalarKind> kinds = leaf_kinds_of(*r.array);
+    std::vector<GatherFn> gathers = gathers_of(kinds);
+    std::vector<size_t> sizes = leaf_sizes(kinds);
     int i_reg = exp(*r.index, code).regs[0];
     Operand out = fresh(e.type);
     SrcLoc loc = e.loc;
@@ -350,8 +429,7 @@ private:
           int64_t i = pos[lane];
           if (i < 0 || i >= a.size()) throw linear_index_out_of_bounds(i, a.shape(), op, name, loc);
         });
-      for (size_t l = 0; l < regs.size(); ++l)
-        gathers[l](a.leaf(l).data(), pos, f.reg<std::byte>(regs[l]), s, consecutive);
+      load(f, a, regs, gathers, sizes, pos, s, consecutive);
     });
     return out;
   }
@@ -409,8 +487,10 @@ private:
     Operand a = exp(*p.args[0], code);
     Operand b = p.args.size() > 1 ? exp(*p.args[1], code) : a;
     Operand out = fresh(e.type);
-    code.instrs.push_back(
-        prim_instr(p.op, a.type.scalar_kind(), a.regs[0], b.regs[0], out.regs[0], e.loc));
+    unsigned constants = (constant_regs_.count(a.regs[0]) ? kFirstConstant : kNoConstant) |
+                         (constant_regs_.count(b.regs[0]) ? kSecondConstant : kNoConstant);
+    code.instrs.push_back(prim_instr(p.op, a.type.scalar_kind(), a.regs[0], b.regs[0], out.regs[0],
+                                     e.loc, constants));
     return out;
   }
 
@@ -446,6 +526,15 @@ private:
       const Array& a = f.array(id);
       const Shape& sh = a.shape();
       int64_t* p = f.reg<int64_t>(pos_reg);
+      if (interior && f.index_run() && s.is_dense() && s.count > 0) {
+        // One run of a row, every window inside: the neighbours are consecutive.
+        int64_t first = 0;
+        for (size_t k = 0; k < offsets.size(); ++k)
+          first = first * sh[k] + f.reg<int64_t>(center[k])[0] + offsets[k];
+        load(f, a, regs, gathers, sizes, &first, s, true);
+        return;
+      }
+      f.need_index();
       if (interior) {
         for_each_lane(s, [&](int i) { p[i] = 0; });
         for (size_t k = 0; k < offsets.size(); ++k) {
@@ -458,10 +547,11 @@ private:
             for_each_lane(s, [&](int i) { p[i] = p[i] * n + c[i] + off; });
         }
         bool consecutive = s.is_dense() && consecutive_positions(p, s.count);
-        for (size_t l = 0; l < regs.size(); ++l)
-          gathers[l](a.leaf(l).data(), p, f.reg<std::byte>(regs[l]), s, consecutive);
+        load(f, a, regs, gathers, sizes, p, s, consecutive);
         return;
       }
+      for (int r : regs) // border lanes are written one by one
+        f.own(r);
       bool outside = false;
       for_each_lane(s, [&](int lane) {
         int64_t pos = 0;

@@ -40,6 +40,10 @@ public:
   int registers() const { return registers_; }
   const std::vector<Operand>& params() const { return params_; }
   const Operand& result() const { return result_; }
+  // The index parameter is used only as the index of reads (and stencil
+  // windows), which in an index run need only its first and last lanes
+  // (Frame::defer_index).
+  bool lazy_index() const { return lazy_index_; }
   // Writes constants and run constants; call once per frame, after binding arrays.
   void prepare(Frame& f) const { init_.run(f, Selection::dense(kBatch)); }
   void run(Frame& f, const Selection& s) const { code_.run(f, s); }
@@ -47,6 +51,7 @@ public:
 private:
   friend class ScalarCompiler;
   int registers_ = 0;
+  bool lazy_index_ = false;
   std::vector<Operand> params_;
   Operand result_;
   Code init_, code_;

@@ -29,8 +29,6 @@ T scan_chunk(Runtime& rt, const NativeScan& s, int64_t row, int64_t q0, int64_t 
   const ScalarFunction& elem = rt.functions.of(*s.elem);
   Frame ef(elem.registers(), rt.table);
   elem.prepare(ef);
-  const std::vector<int>& ix = elem.params()[0].regs;
-  const T* r = ef.reg<T>(elem.result().regs[0]);
   bool has = carry.has_value();
   T acc = has ? *carry : T{};
   T* o = out + row * s.m;
@@ -39,8 +37,8 @@ T scan_chunk(Runtime& rt, const NativeScan& s, int64_t row, int64_t q0, int64_t 
     int64_t q = q0 + b; // scan order of the batch's first element
     // The batch's elements are contiguous in the row: [lo, lo+count).
     int64_t lo = s.right ? s.n - q - count : q;
-    fill_indices(ef, ix, s.shape, row * s.n + lo, count);
-    run_lanes_in_order(elem, ef, count);
+    run_batch(elem, ef, s.shape, row * s.n + lo, count);
+    const T* r = ef.reg<T>(elem.result().regs[0]); // may point into an array: per batch
     int k = 0;
     if (!has) { // the row's first element starts the scan
       acc = r[s.right ? count - 1 : 0];

@@ -4,7 +4,7 @@
 // A row is cut into chunks of kNativeScanChunk elements (scan order).
 // Phase 1 folds every chunk (lanes and a fixed tree, like fold_native);
 // phase 2 combines the chunk totals in order into the value each chunk
-// starts from; phase 3 runs the element function on 256 consecutive
+// starts from; phase 3 runs the element function on kBatch consecutive
 // elements at a time and scans them in order from that value, writing the
 // outputs directly. A row of one chunk is scanned exactly in the
 // interpreter's order. Chunks depend on the row length only, never on the

@@ -61,8 +61,7 @@ void run_stencil(Runtime& rt, const Kernel& k, const kn::Stencil& s) {
         const ScalarFunction& fn = run.inside ? inner : border;
         Frame& frame = run.inside ? fi : fb;
         int count = int(run.end - p);
-        fill_indices(frame, fn.params()[0].regs, sh, p, count);
-        run_lanes_in_order(fn, frame, count);
+        run_batch(fn, frame, sh, p, count);
         store_lanes(frame, fn.result().regs, out, p, count);
         p = run.end;
       }

@@ -11,6 +11,7 @@
 #include "oracle/compare.h"
 #include "oracle/differential.h"
 #include "oracle/registry.h"
+#include "tbb/batch.h"
 #include "tbb/engine.h"
 #include "tests/cli_util.h"
 #include "tests/fusion_programs.h"
@@ -152,7 +153,8 @@ TEST(TbbEngine, CompiledOnceRunsManyInputs) {
   Program p =
       parse_and_check("(program ((xs (array f32 1))) (map (lambda ((x f32)) (* x 2f32)) xs))");
   auto exe = tbb_engine().compile(p, CompileOptions{});
-  for (int n : {0, 1, 255, 256, 257, 5000}) {
+  using tbbe::kBatch;
+  for (int n : {0, 1, kBatch - 1, kBatch, kBatch + 1, 5 * kBatch + 3}) {
     std::vector<float> v(static_cast<size_t>(n));
     for (int i = 0; i < n; ++i)
       v[size_t(i)] = float(i);

@@ -5,56 +5,13 @@
 // failing element of the first failing row wins, whatever chunk it is in).
 #include <gtest/gtest.h>
 
-#include <tbb/global_control.h>
-
-#include "oracle/compare.h"
-#include "tbb/engine.h"
-#include "tests/test_util.h"
+#include "tbb/batch.h"
+#include "tests/tbb_expect.h"
 
 namespace strata::test {
 namespace {
 
-const Engine& tbb_engine() {
-  static auto engine = make_tbb_engine();
-  return *engine;
-}
-
-// Bitwise agreement with the interpreter, fused and unfused, 1 and 2 threads.
-void expect_same(const std::string& text, const std::vector<Array>& inputs = {}) {
-  Program p = parse_and_check(text);
-  std::vector<Array> oracle = interpret(p, inputs);
-  for (bool fused : {true, false})
-    for (int threads : {1, 2}) {
-      tbb::global_control limit(tbb::global_control::max_allowed_parallelism, size_t(threads));
-      std::vector<Array> got = tbb_engine().compile(p, CompileOptions{fused, true})->run(inputs);
-      ASSERT_EQ(got.size(), oracle.size());
-      for (size_t i = 0; i < got.size(); ++i)
-        EXPECT_TRUE(identical(got[i], oracle[i]))
-            << (fused ? "fused " : "unfused ") << threads << " threads, result " << i << ": "
-            << compare_arrays(oracle[i], got[i]).value_or("differs bitwise") << "\n"
-            << text;
-    }
-}
-
-// The error tbb raises (fused), which must have the interpreter's kind.
-std::string tbb_error(const std::string& text, const std::vector<Array>& inputs = {}) {
-  Program p = parse_and_check(text);
-  ErrorKind oracle_kind = ErrorKind::Type;
-  try {
-    interpret(p, inputs);
-    ADD_FAILURE() << "the interpreter raised no error: " << text;
-  } catch (const Error& e) {
-    oracle_kind = e.kind();
-  }
-  try {
-    tbb_engine().compile(p, CompileOptions{true, true})->run(inputs);
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), oracle_kind) << e.what();
-    return e.what();
-  }
-  ADD_FAILURE() << "tbb raised no error: " << text;
-  return "";
-}
+using tbbe::kBatch;
 
 // Integer-valued data (exact in f64 too), `rows` rows of `n`.
 std::string gen(const std::string& type, int64_t rows, int64_t n) {
@@ -64,9 +21,9 @@ std::string gen(const std::string& type, int64_t rows, int64_t n) {
 }
 
 TEST(TbbNative, ScansOfEveryKindAroundBatchAndChunkBoundaries) {
-  // 256: one batch; 300: a partial batch; 16385: two chunks, the last of one
-  // element; 40000: three chunks.
-  for (int64_t n : {256, 300, 16385, 40000})
+  // kBatch: one batch; kBatch + 44: a partial batch; 16385: two chunks, the
+  // last of one element; 40000: three chunks.
+  for (int64_t n : {int64_t(kBatch), int64_t(kBatch) + 44, int64_t(16385), int64_t(40000)})
     for (std::string scan : {"scanl", "scanl1", "scanr", "scanr1", "scanl'"}) {
       bool seeded = scan == "scanl" || scan == "scanr" || scan == "scanl'";
       std::string seed = seeded ? " 7" : "";

@@ -185,12 +185,15 @@ TEST(TbbScalar, MapOverTuples) {
 }
 
 TEST(TbbScalar, FirstErrorInElementOrderWins) {
-  // Lane 300 (second batch) divides by zero; lane 600 reads out of bounds:
-  // the interpreter stops at 300, and so must the batches.
+  // Lane kBatch+44 (second batch) divides by zero; lane 2*kBatch+88 reads
+  // out of bounds: the interpreter stops at the first, and so must the batches.
   Array xs = array_of<int64_t>({1, 2, 3});
-  expect_same_error("(program ((xs (array i64 1))) (generate (ix 700) (lambda ((i (ix 1)))"
-                    "  (let ((j (proj 0 i)))"
-                    "    (if (== j 600) (! xs (ix 9)) (quot 1 (- j 300)))))))",
+  std::string zero = std::to_string(kBatch + 44), bad = std::to_string(2 * kBatch + 88);
+  expect_same_error("(program ((xs (array i64 1))) (generate (ix " + std::to_string(3 * kBatch) +
+                        ") (lambda ((i (ix 1)))"
+                        "  (let ((j (proj 0 i)))"
+                        "    (if (== j " +
+                        bad + ") (! xs (ix 9)) (quot 1 (- j " + zero + ")))))))",
                     {xs});
   // Within one lane, evaluation order decides: the read comes first.
   expect_same_error("(program ((xs (array i64 1))) (generate (ix 10) (lambda ((i (ix 1)))"

@@ -1,0 +1,58 @@
+// Checks of the tbb engine against the interpreter shared by its tests:
+// bitwise agreement fused and unfused on 1 and 2 threads, and errors of the
+// interpreter's kind.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <tbb/global_control.h>
+
+#include "oracle/compare.h"
+#include "tbb/engine.h"
+#include "tests/test_util.h"
+
+namespace strata::test {
+
+inline const Engine& tbb_engine() {
+  static auto engine = make_tbb_engine();
+  return *engine;
+}
+
+// Bitwise agreement with the interpreter, fused and unfused, 1 and 2 threads.
+inline void expect_same(const std::string& text, const std::vector<Array>& inputs = {}) {
+  Program p = parse_and_check(text);
+  std::vector<Array> oracle = interpret(p, inputs);
+  for (bool fused : {true, false})
+    for (int threads : {1, 2}) {
+      tbb::global_control limit(tbb::global_control::max_allowed_parallelism, size_t(threads));
+      std::vector<Array> got = tbb_engine().compile(p, CompileOptions{fused, true})->run(inputs);
+      ASSERT_EQ(got.size(), oracle.size());
+      for (size_t i = 0; i < got.size(); ++i)
+        EXPECT_TRUE(identical(got[i], oracle[i]))
+            << (fused ? "fused " : "unfused ") << threads << " threads, result " << i << ": "
+            << compare_arrays(oracle[i], got[i]).value_or("differs bitwise") << "\n"
+            << text;
+    }
+}
+
+// The error tbb raises (fused), which must have the interpreter's kind.
+inline std::string tbb_error(const std::string& text, const std::vector<Array>& inputs = {}) {
+  Program p = parse_and_check(text);
+  ErrorKind oracle_kind = ErrorKind::Type;
+  try {
+    interpret(p, inputs);
+    ADD_FAILURE() << "the interpreter raised no error: " << text;
+  } catch (const Error& e) {
+    oracle_kind = e.kind();
+  }
+  try {
+    tbb_engine().compile(p, CompileOptions{true, true})->run(inputs);
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), oracle_kind) << e.what();
+    return e.what();
+  }
+  ADD_FAILURE() << "tbb raised no error: " << text;
+  return "";
+}
+
+} // namespace strata::test
