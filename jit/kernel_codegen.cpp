@@ -3,6 +3,7 @@
 // slot layouts are written next to each entry below and mirrored there.
 #include "core/overload.h"
 #include "jit/fn_builder.h"
+#include "jit/lane_codegen.h"
 #include "jit/llvm_module.h"
 
 namespace strata::jit {
@@ -62,9 +63,23 @@ private:
     int index;
     FnBuilder f = entry(index);
     Val sh = f.shape(target, d.type.rank());
-    f.for_positions(sh, f.begin, f.end, [&](const Val& ix, Value* pos) {
-      f.store_elem(target, d.type.elem(), pos, f.apply(d.elem, {ix}));
-    });
+    // An element function with a `while`, lane-safe: W elements of a row at
+    // a time in vectors (jit/lane_codegen.h), the rest of the row scalar.
+    int lanes = d.type.rank() > 0 ? lane_width(d.elem, o_.checked) : 0;
+    if (lanes > 0) {
+      f.for_rows(sh, f.begin, f.end, [&](const Val& outer, Value* j0, Value* j1, Value* p0) {
+        lane_row(f, d.elem, d.type.elem(), target, lanes, outer, j0, j1, p0, [&](Value* j) {
+          Val ix = outer;
+          ix.push_back(j);
+          f.store_elem(target, d.type.elem(), f.b.CreateAdd(p0, f.b.CreateSub(j, j0)),
+                       f.apply(d.elem, {ix}));
+        });
+      });
+    } else {
+      f.for_positions(sh, f.begin, f.end, [&](const Val& ix, Value* pos) {
+        f.store_elem(target, d.type.elem(), pos, f.apply(d.elem, {ix}));
+      });
+    }
     f.finish();
     code_.generate[&d] = index;
   }

@@ -9,8 +9,10 @@ namespace strata::jit {
 namespace {
 
 // ABI of the generated entry points (jit/abi.h) and of their aux slots: bump
-// it whenever generated code changes meaning for the same kernel text.
-constexpr const char* kCodegenVersion = "jit-codegen-5";
+// it whenever generated code changes meaning for the same kernel text, or
+// changes enough that cached objects should not be reused (6: the lane path of
+// generates with a `while`, jit/lane_codegen.h).
+constexpr const char* kCodegenVersion = "jit-codegen-6";
 
 class Text {
 public:

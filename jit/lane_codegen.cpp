@@ -1,0 +1,579 @@
+// The lane path (jit/lane_codegen.h): scalar code (core/ir.h Exp) as LLVM
+// vector code over W lanes, each lane one element of a generate.
+//
+// Every operation below is the vector form of the scalar code generator's
+// (jit/scalar_codegen.cpp, jit/prim_codegen.cpp) for the same form, so each
+// lane computes exactly what the scalar code computes for its element: the
+// same IEEE operations in the same order, no fast-math flags, float min/max as
+// compare-and-select with the NaN rule, float -> int casts through
+// llvm.fptosi.sat / fptoui.sat, integer arithmetic wrapping, shift amounts
+// masked, library functions called once per lane (nobuiltin). Control flow
+// becomes masks: `if`, `and` and `or` evaluate both sides, each under the mask
+// of the lanes that take it, and select; `while` loops while any lane of its
+// mask is still running and replaces the state of running lanes only. No value
+// here is poison (shifts are masked, float -> int casts saturate, divisors are
+// never 0 or -1), so lanes that compute garbage under a false mask are
+// harmless, and the forms that could fail a check never get here
+// (lane_width).
+#include "jit/lane_codegen.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/TargetParser/Host.h>
+
+#include "core/overload.h"
+
+namespace strata::jit {
+namespace {
+
+using llvm::Value;
+
+// ------------------------------------------------------------ lane safety
+
+// Whether an element function takes the lane path: every form supported here
+// and none that can fail a check. Conservative: a form not listed is not safe.
+struct Safety {
+  bool checked = true;
+  bool ok = true;
+  bool has_while = false;
+  int widest = 0; // bits of the widest leaf of a `while` state
+
+  void exp(const Exp& e) {
+    if (ok) std::visit([&](const auto& n) { form(n); }, e.node);
+  }
+  void all(const std::vector<ExpPtr>& es) {
+    for (const ExpPtr& e : es)
+      exp(*e);
+  }
+
+  void form(const ex::Const&) {}
+  void form(const ex::Var&) {}
+  void form(const ex::Let& l) {
+    for (const auto& bd : l.bindings)
+      exp(*bd.value);
+    exp(*l.body);
+  }
+  void form(const ex::If& i) {
+    exp(*i.cond);
+    exp(*i.then_branch);
+    exp(*i.else_branch);
+  }
+  void form(const ex::Tuple& t) { all(t.elems); }
+  void form(const ex::Proj& p) { exp(*p.tuple); }
+  void form(const ex::Index& ix) { all(ix.components); }
+  void form(const ex::Cast& c) { exp(*c.arg); }
+  void form(const ex::While& w) {
+    has_while = true;
+    for (ScalarKind k : w.init->type.leaves())
+      widest = std::max(widest, bit_width(k));
+    exp(*w.init);
+    exp(*w.cond.body);
+    exp(*w.step.body);
+  }
+  // Uniform values (the same in every lane): loaded once and splatted.
+  void form(const ex::ShapeOf&) {}
+  void form(const ex::SizeOf&) {}
+  void form(const ex::The&) {}
+  // Can fail a check (index out of range): the scalar path.
+  void form(const ex::Read&) { ok = false; }
+  void form(const ex::LinearRead&) { ok = false; }
+  void form(const ex::ToIndex& t) { // unchecked: arithmetic only
+    if (checked) ok = false;
+    exp(*t.shape);
+    exp(*t.index);
+  }
+  void form(const ex::FromIndex&) { ok = false; }
+  void form(const ex::At&) { ok = false; } // stencils only
+  void form(const ex::Ignore&) {}
+  void form(const ex::Trace& t) { exp(*t.arg); }
+  void form(const ex::PrimApp& p) {
+    switch (p.op) {
+    case Prim::Quot:
+    case Prim::Rem:
+    case Prim::IDiv:
+    case Prim::Mod:
+      // Checked: a zero divisor fails. Unchecked: the divisor is replaced as
+      // in the scalar code, nothing can fail.
+      if (checked) ok = false;
+      break;
+    default: break;
+    }
+    all(p.args);
+  }
+};
+
+// Bits of the host's vector registers, as the jit's target machine sees them
+// (the host CPU's features; they are part of every cache key, jit/key.cpp).
+int host_vector_bits() {
+  static const int bits = [] {
+    llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+    auto has = [&](const char* f) {
+      auto it = features.find(f);
+      return it != features.end() && it->second;
+    };
+    if (has("avx512f")) return 512;
+    if (has("avx")) return 256;
+    return 128;
+  }();
+  return bits;
+}
+
+// Marks `latch`'s loop as one the loop vectoriser and unroller leave alone.
+void leave_alone(llvm::LLVMContext& ctx, llvm::Instruction* latch) {
+  llvm::MDNode* off =
+      llvm::MDNode::get(ctx, {llvm::MDString::get(ctx, "llvm.loop.vectorize.enable"),
+                              llvm::ConstantAsMetadata::get(llvm::ConstantInt::getFalse(ctx))});
+  llvm::MDNode* unroll =
+      llvm::MDNode::get(ctx, {llvm::MDString::get(ctx, "llvm.loop.unroll.disable")});
+  llvm::MDNode* id = llvm::MDNode::getDistinct(ctx, {nullptr, off, unroll});
+  id->replaceOperandWith(0, id);
+  latch->setMetadata(llvm::LLVMContext::MD_loop, id);
+}
+
+// ------------------------------------------------------------ lane code
+
+class Lanes {
+public:
+  Lanes(FnBuilder& f, unsigned width) : f_(f), b_(f.b), ctx_(f.ctx), w_(width) {}
+
+  // `f` applied to `args` in the lanes of `mask` (<W x i1>).
+  Val apply(const Lambda& fn, const std::vector<Val>& args, Value* mask) {
+    Value* saved = mask_;
+    mask_ = mask;
+    size_t depth = env_.size();
+    for (size_t k = 0; k < fn.params.size(); ++k)
+      env_.emplace_back(fn.params[k].name, args[k]);
+    Val r = exp(*fn.body);
+    env_.resize(depth);
+    mask_ = saved;
+    return r;
+  }
+
+  Value* all_lanes() { return splat(b_.getTrue()); }
+
+private:
+  FnBuilder& f_;
+  llvm::IRBuilder<>& b_;
+  llvm::LLVMContext& ctx_;
+  unsigned w_;
+  Value* mask_ = nullptr;
+  std::vector<std::pair<std::string, Val>> env_;
+
+  llvm::Type* vec(ScalarKind k) { return llvm::FixedVectorType::get(reg_type(ctx_, k), w_); }
+
+  Value* splat(Value* v) {
+    if (auto* c = llvm::dyn_cast<llvm::Constant>(v))
+      return llvm::ConstantVector::getSplat(llvm::ElementCount::getFixed(w_), c);
+    return b_.CreateVectorSplat(w_, v);
+  }
+
+  Val splat_all(const Val& v) {
+    Val out;
+    for (Value* x : v)
+      out.push_back(splat(x));
+    return out;
+  }
+
+  // `e` in the lanes of `mask`.
+  Val under(Value* mask, const Exp& e) {
+    Value* saved = mask_;
+    mask_ = mask;
+    Val r = exp(e);
+    mask_ = saved;
+    return r;
+  }
+
+  Val exp(const Exp& e) {
+    return std::visit([&](const auto& n) { return form(n, e); }, e.node);
+  }
+
+  Value* intrinsic(llvm::Intrinsic::ID id, std::vector<Value*> args,
+                   std::vector<llvm::Type*> types) {
+    return b_.CreateCall(llvm::Intrinsic::getDeclaration(&f_.mod, id, types), args);
+  }
+
+  // The C library's function once per lane, exactly as the scalar code calls
+  // it (nobuiltin: LLVM may not replace it, nor vectorise it).
+  Value* libm(const char* name, ScalarKind k, const std::vector<Value*>& args) {
+    std::string n = name;
+    if (k == ScalarKind::F32) n += "f";
+    llvm::Type* t = reg_type(ctx_, k);
+    std::vector<llvm::Type*> params(args.size(), t);
+    llvm::FunctionCallee callee =
+        f_.mod.getOrInsertFunction(n, llvm::FunctionType::get(t, params, false));
+    if (auto* fn = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
+      fn->addFnAttr(llvm::Attribute::NoUnwind);
+      fn->addFnAttr(llvm::Attribute::WillReturn);
+    }
+    Value* out = llvm::PoisonValue::get(vec(k));
+    for (unsigned lane = 0; lane < w_; ++lane) {
+      std::vector<Value*> scalars;
+      for (Value* a : args)
+        scalars.push_back(b_.CreateExtractElement(a, uint64_t(lane)));
+      llvm::CallInst* call = b_.CreateCall(callee, scalars);
+      call->addFnAttr(llvm::Attribute::NoBuiltin);
+      out = b_.CreateInsertElement(out, call, uint64_t(lane));
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------- forms
+  Val form(const ex::Const& c, const Exp&) {
+    const Scalar& s = c.value;
+    llvm::Type* t = reg_type(ctx_, s.kind());
+    Value* v = nullptr;
+    if (s.kind() == ScalarKind::Bool)
+      v = b_.getInt1(s.get<bool>());
+    else if (s.kind() == ScalarKind::F32)
+      v = llvm::ConstantFP::get(t, double(s.get<float>()));
+    else if (s.kind() == ScalarKind::F64)
+      v = llvm::ConstantFP::get(t, s.get<double>());
+    else {
+      uint64_t bits = 0;
+      std::memcpy(&bits, s.data(), scalar_size(s.kind()));
+      v = llvm::ConstantInt::get(t, bits);
+    }
+    return {splat(v)};
+  }
+
+  Val form(const ex::Var& v, const Exp& e) {
+    for (auto it = env_.rbegin(); it != env_.rend(); ++it)
+      if (it->first == v.name) return it->second;
+    throw Error(ErrorKind::Type, e.loc, "jit: kernel code reads unknown variable `" + v.name + "`");
+  }
+
+  Val form(const ex::Let& l, const Exp&) {
+    size_t depth = env_.size();
+    for (const auto& bd : l.bindings) {
+      Val v = exp(*bd.value);
+      env_.emplace_back(bd.name, v);
+    }
+    Val r = exp(*l.body);
+    env_.resize(depth);
+    return r;
+  }
+
+  // Both sides, each in the lanes that take it, then a select.
+  Val form(const ex::If& i, const Exp&) {
+    Value* c = exp(*i.cond)[0];
+    Val t = under(b_.CreateAnd(mask_, c), *i.then_branch);
+    Val f = under(b_.CreateAnd(mask_, b_.CreateNot(c)), *i.else_branch);
+    Val out;
+    for (size_t l = 0; l < t.size(); ++l)
+      out.push_back(b_.CreateSelect(c, t[l], f[l]));
+    return out;
+  }
+
+  Val form(const ex::Tuple& t, const Exp&) {
+    Val out;
+    for (const auto& x : t.elems) {
+      Val v = exp(*x);
+      out.insert(out.end(), v.begin(), v.end());
+    }
+    return out;
+  }
+
+  Val form(const ex::Proj& p, const Exp& e) {
+    Val t = exp(*p.tuple);
+    size_t first = 0;
+    for (int k = 0; k < p.index; ++k)
+      first += p.tuple->type.elems()[size_t(k)].leaves().size();
+    size_t n = e.type.leaves().size();
+    return Val(t.begin() + long(first), t.begin() + long(first + n));
+  }
+
+  Val form(const ex::Index& ix, const Exp&) {
+    Val out;
+    for (const auto& c : ix.components)
+      out.push_back(exp(*c)[0]);
+    return out;
+  }
+
+  Val form(const ex::Cast& c, const Exp&) {
+    return {cast(exp(*c.arg)[0], c.arg->type.scalar_kind(), c.target)};
+  }
+
+  Value* cast(Value* v, ScalarKind from, ScalarKind to) {
+    llvm::Type* t = vec(to);
+    if (from == to) return v;
+    if (to == ScalarKind::Bool) {
+      if (is_float(from)) return b_.CreateFCmpUNE(v, llvm::ConstantFP::get(v->getType(), 0.0));
+      return b_.CreateICmpNE(v, llvm::ConstantInt::get(v->getType(), 0));
+    }
+    if (from == ScalarKind::Bool) return is_float(to) ? b_.CreateUIToFP(v, t) : b_.CreateZExt(v, t);
+    if (is_float(from) && is_float(to)) return b_.CreateFPCast(v, t);
+    if (is_float(to)) return is_signed(from) ? b_.CreateSIToFP(v, t) : b_.CreateUIToFP(v, t);
+    if (is_float(from))
+      return intrinsic(is_signed(to) ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat,
+                       {v}, {t, v->getType()});
+    return b_.CreateIntCast(v, t, is_signed(from));
+  }
+
+  // (while cond step init) over the lanes of the mask: the loop runs while
+  // any of them still holds its condition; those lanes (`go`) take the next
+  // state, the others keep theirs, so each lane ends with the state at which
+  // its own condition first failed, after the scalar loop's steps exactly.
+  Val form(const ex::While& w, const Exp&) {
+    Val init = exp(*w.init);
+    llvm::BasicBlock* pre = b_.GetInsertBlock();
+    llvm::BasicBlock* head = llvm::BasicBlock::Create(ctx_, "lanes_while", f_.fn);
+    llvm::BasicBlock* step = llvm::BasicBlock::Create(ctx_, "lanes_while_step", f_.fn);
+    llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx_, "lanes_while_done", f_.fn);
+    b_.CreateBr(head);
+    b_.SetInsertPoint(head);
+    llvm::PHINode* active = b_.CreatePHI(mask_->getType(), 2);
+    active->addIncoming(mask_, pre);
+    std::vector<llvm::PHINode*> phis;
+    Val state;
+    for (Value* v : init) {
+      phis.push_back(b_.CreatePHI(v->getType(), 2));
+      phis.back()->addIncoming(v, pre);
+      state.push_back(phis.back());
+    }
+    Value* c = apply(w.cond, {state}, active)[0];
+    Value* go = b_.CreateAnd(active, c);
+    b_.CreateCondBr(b_.CreateOrReduce(go), step, done);
+    b_.SetInsertPoint(step);
+    Val next = apply(w.step, {state}, go);
+    for (size_t l = 0; l < phis.size(); ++l)
+      phis[l]->addIncoming(b_.CreateSelect(go, next[l], state[l]), b_.GetInsertBlock());
+    active->addIncoming(go, b_.GetInsertBlock());
+    b_.CreateBr(head);
+    b_.SetInsertPoint(done);
+    return state;
+  }
+
+  Val form(const ex::ShapeOf& s, const Exp&) {
+    int id = f_.array_id(*s.array);
+    return splat_all(f_.shape(id, f_.graph.arrays[size_t(id)].type.rank()));
+  }
+
+  Val form(const ex::SizeOf& s, const Exp&) { return {splat(f_.size(f_.array_id(*s.array)))}; }
+
+  Val form(const ex::The& t, const Exp&) {
+    int id = f_.array_id(*t.array);
+    return splat_all(f_.load_elem(id, f_.graph.arrays[size_t(id)].type.elem(), f_.i64(0)));
+  }
+
+  Val form(const ex::Ignore& i, const Exp&) { return Val(size_t(i.rank), splat(f_.i64(-1))); }
+
+  Val form(const ex::Trace& t, const Exp&) { return exp(*t.arg); }
+
+  Val form(const ex::ToIndex& t, const Exp& e) {
+    if (f_.checked) return unsafe(e);
+    Val sh = exp(*t.shape), ix = exp(*t.index);
+    Value* pos = splat(f_.i64(0));
+    for (size_t d = 0; d < sh.size(); ++d)
+      pos = b_.CreateAdd(b_.CreateMul(pos, sh[d]), ix[d]);
+    return {pos};
+  }
+
+  Val form(const ex::Read&, const Exp& e) { return unsafe(e); }
+  Val form(const ex::LinearRead&, const Exp& e) { return unsafe(e); }
+  Val form(const ex::FromIndex&, const Exp& e) { return unsafe(e); }
+  Val form(const ex::At&, const Exp& e) { return unsafe(e); }
+
+  [[noreturn]] Val unsafe(const Exp& e) {
+    throw Error(ErrorKind::Type, e.loc, "jit: internal: a form that is not lane-safe in lane code");
+  }
+
+  Val form(const ex::PrimApp& p, const Exp& e) { return {prim(p, e)}; }
+
+  // The primitives, case for case as jit/prim_codegen.cpp.
+  Value* prim(const ex::PrimApp& p, const Exp& e) {
+    if (p.op == Prim::And || p.op == Prim::Or) {
+      // (and a b) = (if a b false), (or a b) = (if a true b): b in the lanes that need it.
+      Value* a = exp(*p.args[0])[0];
+      bool is_and = p.op == Prim::And;
+      Value* r = under(b_.CreateAnd(mask_, is_and ? a : b_.CreateNot(a)), *p.args[1])[0];
+      return is_and ? b_.CreateAnd(a, r) : b_.CreateOr(a, r);
+    }
+    ScalarKind k = p.args[0]->type.scalar_kind();
+    Value* a = exp(*p.args[0])[0];
+    Value* c = p.args.size() > 1 ? exp(*p.args[1])[0] : nullptr;
+    llvm::Type* t = a->getType();
+    bool fl = is_float(k), sg = is_signed(k);
+    auto zero = [&]() -> Value* {
+      return fl ? llvm::ConstantFP::get(t, 0.0) : llvm::ConstantInt::get(t, 0);
+    };
+    auto isnan = [&](Value* v) { return b_.CreateFCmpUNO(v, v); };
+    auto less = [&](Value* x, Value* y) {
+      if (fl) return b_.CreateFCmpOLT(x, y);
+      return sg ? b_.CreateICmpSLT(x, y) : b_.CreateICmpULT(x, y);
+    };
+    auto int_c = [&](int64_t v) { return llvm::ConstantInt::get(t, uint64_t(v), true); };
+    // Unchecked integer division only (lane_width): the divisor replaced by 1
+    // where it is 0 or -1, the -1 case computed apart, as the scalar code.
+    auto divide = [&](bool want_rem) -> Value* {
+      Value* is0 = b_.CreateICmpEQ(c, int_c(0));
+      if (!sg) {
+        Value* d = b_.CreateSelect(is0, int_c(1), c);
+        return want_rem ? b_.CreateURem(a, d) : b_.CreateUDiv(a, d);
+      }
+      Value* m1 = b_.CreateICmpEQ(c, int_c(-1));
+      Value* d = b_.CreateSelect(b_.CreateOr(is0, m1), int_c(1), c);
+      if (want_rem) return b_.CreateSelect(m1, int_c(0), b_.CreateSRem(a, d));
+      return b_.CreateSelect(m1, b_.CreateSub(int_c(0), a), b_.CreateSDiv(a, d));
+    };
+    switch (p.op) {
+    case Prim::Add: return fl ? b_.CreateFAdd(a, c) : b_.CreateAdd(a, c);
+    case Prim::Sub: return fl ? b_.CreateFSub(a, c) : b_.CreateSub(a, c);
+    case Prim::Mul: return fl ? b_.CreateFMul(a, c) : b_.CreateMul(a, c);
+    case Prim::Neg: return fl ? b_.CreateFNeg(a) : b_.CreateSub(zero(), a);
+    case Prim::Abs:
+      if (fl) return intrinsic(llvm::Intrinsic::fabs, {a}, {t});
+      if (!sg) return a;
+      return b_.CreateSelect(b_.CreateICmpSLT(a, zero()), b_.CreateSub(zero(), a), a);
+    case Prim::Signum: {
+      if (fl) {
+        Value *one = llvm::ConstantFP::get(t, 1.0), *m1 = llvm::ConstantFP::get(t, -1.0);
+        return b_.CreateSelect(b_.CreateFCmpOGT(a, zero()), one,
+                               b_.CreateSelect(b_.CreateFCmpOLT(a, zero()), m1, a));
+      }
+      Value* pos = sg ? b_.CreateICmpSGT(a, zero()) : b_.CreateICmpNE(a, zero());
+      Value* neg = sg ? b_.CreateICmpSLT(a, zero()) : splat(b_.getFalse());
+      return b_.CreateSelect(pos, int_c(1), b_.CreateSelect(neg, int_c(-1), zero()));
+    }
+    case Prim::Min:
+    case Prim::Max: {
+      Value* better = p.op == Prim::Min ? less(c, a) : less(a, c);
+      Value* r = b_.CreateSelect(better, c, a);
+      if (fl) {
+        r = b_.CreateSelect(isnan(c), a, r);
+        r = b_.CreateSelect(isnan(a), c, r);
+      }
+      return r;
+    }
+    case Prim::Div: return b_.CreateFDiv(a, c);
+    case Prim::Quot: return divide(false);
+    case Prim::Rem: return divide(true);
+    case Prim::IDiv: {
+      Value* q = divide(false);
+      if (!sg) return q;
+      Value* r = b_.CreateSelect(
+          b_.CreateICmpEQ(c, int_c(-1)), int_c(0),
+          b_.CreateSRem(a, b_.CreateSelect(b_.CreateOr(b_.CreateICmpEQ(c, int_c(0)),
+                                                       b_.CreateICmpEQ(c, int_c(-1))),
+                                           int_c(1), c)));
+      Value* adjust =
+          b_.CreateAnd(b_.CreateICmpNE(r, zero()),
+                       b_.CreateICmpNE(b_.CreateICmpSLT(a, zero()), b_.CreateICmpSLT(c, zero())));
+      return b_.CreateSelect(adjust, b_.CreateSub(q, int_c(1)), q);
+    }
+    case Prim::Mod: {
+      Value* r = divide(true);
+      if (!sg) return r;
+      Value* adjust =
+          b_.CreateAnd(b_.CreateICmpNE(r, zero()),
+                       b_.CreateICmpNE(b_.CreateICmpSLT(r, zero()), b_.CreateICmpSLT(c, zero())));
+      return b_.CreateSelect(adjust, b_.CreateAdd(r, c), r);
+    }
+    case Prim::Eq: return fl ? b_.CreateFCmpOEQ(a, c) : b_.CreateICmpEQ(a, c);
+    case Prim::Ne: return fl ? b_.CreateFCmpUNE(a, c) : b_.CreateICmpNE(a, c);
+    case Prim::Lt: return less(a, c);
+    case Prim::Le:
+      if (fl) return b_.CreateFCmpOLE(a, c);
+      return sg ? b_.CreateICmpSLE(a, c) : b_.CreateICmpULE(a, c);
+    case Prim::Gt: return less(c, a);
+    case Prim::Ge:
+      if (fl) return b_.CreateFCmpOGE(a, c);
+      return sg ? b_.CreateICmpSGE(a, c) : b_.CreateICmpUGE(a, c);
+    case Prim::Not: return b_.CreateNot(a);
+    case Prim::BAnd: return b_.CreateAnd(a, c);
+    case Prim::BOr: return b_.CreateOr(a, c);
+    case Prim::BXor: return b_.CreateXor(a, c);
+    case Prim::BNot: return b_.CreateNot(a);
+    case Prim::Shl:
+    case Prim::Shr: {
+      Value* amount = b_.CreateAnd(c, int_c(bit_width(k) - 1));
+      if (p.op == Prim::Shl) return b_.CreateShl(a, amount);
+      return sg ? b_.CreateAShr(a, amount) : b_.CreateLShr(a, amount);
+    }
+    case Prim::Popcount: return intrinsic(llvm::Intrinsic::ctpop, {a}, {t});
+    case Prim::Clz: return intrinsic(llvm::Intrinsic::ctlz, {a, b_.getFalse()}, {t});
+    case Prim::Ctz: return intrinsic(llvm::Intrinsic::cttz, {a, b_.getFalse()}, {t});
+    case Prim::Sqrt: return intrinsic(llvm::Intrinsic::sqrt, {a}, {t});
+    case Prim::Exp: return libm("exp", k, {a});
+    case Prim::Log: return libm("log", k, {a});
+    case Prim::Sin: return libm("sin", k, {a});
+    case Prim::Cos: return libm("cos", k, {a});
+    case Prim::Tan: return libm("tan", k, {a});
+    case Prim::Asin: return libm("asin", k, {a});
+    case Prim::Acos: return libm("acos", k, {a});
+    case Prim::Atan: return libm("atan", k, {a});
+    case Prim::Sinh: return libm("sinh", k, {a});
+    case Prim::Cosh: return libm("cosh", k, {a});
+    case Prim::Tanh: return libm("tanh", k, {a});
+    case Prim::Atan2: return libm("atan2", k, {a, c});
+    case Prim::Pow: return libm("pow", k, {a, c});
+    case Prim::Floor: return intrinsic(llvm::Intrinsic::floor, {a}, {t});
+    case Prim::Ceil: return intrinsic(llvm::Intrinsic::ceil, {a}, {t});
+    case Prim::Round: return intrinsic(llvm::Intrinsic::round, {a}, {t});
+    case Prim::Trunc: return intrinsic(llvm::Intrinsic::trunc, {a}, {t});
+    case Prim::IsNaN: return isnan(a);
+    case Prim::IsInf: {
+      Value* m = intrinsic(llvm::Intrinsic::fabs, {a}, {t});
+      return b_.CreateFCmpOEQ(m, llvm::ConstantFP::getInfinity(t));
+    }
+    case Prim::And:
+    case Prim::Or: break;
+    }
+    throw Error(ErrorKind::Type, e.loc, "jit: unknown primitive");
+  }
+};
+
+} // namespace
+
+int lane_width(const Lambda& f, bool checked) {
+  Safety s;
+  s.checked = checked;
+  s.exp(*f.body);
+  if (!s.ok || !s.has_while) return 0;
+  int lanes = host_vector_bits() / std::max(32, s.widest);
+  return lanes >= 2 ? lanes : 0;
+}
+
+void lane_row(FnBuilder& f, const Lambda& elem, const Type& type, int target, int width,
+              const Val& outer, Value* j0, Value* j1, Value* p0,
+              const std::function<void(Value*)>& scalar) {
+  llvm::IRBuilder<>& b = f.b;
+  Value* n = b.CreateSub(j1, j0);
+  Value* groups_end = b.CreateAdd(j0, b.CreateSub(n, b.CreateURem(n, f.i64(width))));
+  llvm::BasicBlock* pre = b.GetInsertBlock();
+  llvm::BasicBlock* loop = llvm::BasicBlock::Create(f.ctx, "lanes", f.fn);
+  llvm::BasicBlock* exit = llvm::BasicBlock::Create(f.ctx, "lanes_exit", f.fn);
+  b.CreateCondBr(b.CreateICmpSLT(j0, groups_end), loop, exit);
+  b.SetInsertPoint(loop);
+  llvm::PHINode* j = b.CreatePHI(b.getInt64Ty(), 2);
+  j->addIncoming(j0, pre);
+  // The group's indices: the row's outer index in every lane, j + lane innermost.
+  Lanes lanes(f, unsigned(width));
+  Val ix;
+  for (Value* o : outer)
+    ix.push_back(b.CreateVectorSplat(unsigned(width), o));
+  std::vector<uint64_t> iota(static_cast<size_t>(width));
+  for (size_t l = 0; l < iota.size(); ++l)
+    iota[l] = l;
+  ix.push_back(b.CreateAdd(b.CreateVectorSplat(unsigned(width), j),
+                           llvm::ConstantDataVector::get(f.ctx, iota)));
+  Val v = lanes.apply(elem, {ix}, lanes.all_lanes());
+  Value* pos = b.CreateAdd(p0, b.CreateSub(j, j0));
+  std::vector<ScalarKind> kinds = type.leaves();
+  for (size_t l = 0; l < kinds.size(); ++l) {
+    llvm::Type* mt = mem_type(f.ctx, kinds[l]);
+    Value* x = v[l];
+    if (kinds[l] == ScalarKind::Bool) x = b.CreateZExt(x, llvm::FixedVectorType::get(mt, width));
+    b.CreateAlignedStore(x, b.CreateGEP(mt, f.leaf_ptr(target, l), pos),
+                         llvm::Align(scalar_size(kinds[l])));
+  }
+  Value* next = b.CreateAdd(j, f.i64(width));
+  j->addIncoming(next, b.GetInsertBlock());
+  leave_alone(f.ctx, b.CreateCondBr(b.CreateICmpSLT(next, groups_end), loop, exit));
+  b.SetInsertPoint(exit);
+  // The rest of the run, fewer than `width` elements, one at a time.
+  f.for_range(groups_end, j1, scalar, false);
+}
+
+} // namespace strata::jit

@@ -1,0 +1,36 @@
+// The lane path of the jit (docs/jit.md "Mandelbrot (lanes)"): a generate
+// whose element function contains a `while` computes W consecutive elements
+// of a row at once in LLVM vectors, the `while` running until every lane's
+// condition is false (state updated in active lanes only), instead of one
+// element (and one scalar loop) at a time. Results are those of the scalar
+// path bit for bit: each lane performs the same IEEE operations in the same
+// order as the scalar code (jit/scalar_codegen.cpp, jit/prim_codegen.cpp).
+//
+// Only lane-safe element functions take it: every form is one this file
+// supports and none can fail a check (reads, checked integer division,
+// to-index / from-index: the scalar path then). Both sides of `if`, `and` and
+// `or` are evaluated and selected, each under the mask of the lanes that take
+// it, so a `while` in an untaken side does not run. Used by
+// jit/kernel_codegen.cpp only.
+#pragma once
+
+#include <functional>
+
+#include "jit/fn_builder.h"
+
+namespace strata::jit {
+
+// The number of lanes for `f`, a generate's element function, when it takes
+// the lane path (it contains a `while` and is lane-safe under `checked`), else
+// 0. W fills one host vector register with the widest leaf of the `while`
+// states (at least 32 bits): 16 x f32 with AVX-512, 8 with AVX2, 4 with SSE.
+int lane_width(const Lambda& f, bool checked);
+
+// The row run [j0, j1) (non-empty; outer index `outer`, position of j0 `p0`)
+// of a generate into `target`: groups of `width` elements through the lane
+// code of `elem`, then the rest (fewer than `width`) through `scalar(j)`.
+void lane_row(FnBuilder& f, const Lambda& elem, const Type& type, int target, int width,
+              const Val& outer, llvm::Value* j0, llvm::Value* j1, llvm::Value* p0,
+              const std::function<void(llvm::Value*)>& scalar);
+
+} // namespace strata::jit

@@ -1,0 +1,257 @@
+// The jit's lane path (jit/lane_codegen.h, docs/jit.md "Mandelbrot (lanes)"):
+// generates whose element function holds a `while` computed W elements at a
+// time in vectors. Every program here is compared with the interpreter
+// bitwise (fused and unfused): mandelbrot, whiles whose trip count differs per
+// lane, tuple state, `if` inside `while`, f64 / i32 / i64 / bool state,
+// library calls, NaN-aware min/max and saturating casts in the loop, a `while`
+// that would never end in an untaken branch, sizes that are not a multiple of
+// W (and 0), ranks 1-3; programs with a form that can fail a check take the
+// scalar path and still agree (errors too); the optimised IR of mandelbrot has
+// vector arithmetic and the fallback's has none.
+#include <gtest/gtest.h>
+
+#include <tbb/global_control.h>
+
+#include "fusion/fuse.h"
+#include "jit/backend.h"
+#include "jit/engine.h"
+#include "oracle/compare.h"
+#include "tests/cli_util.h"
+#include "tests/test_util.h"
+
+namespace strata::test {
+namespace {
+
+const Engine& jit_engine() {
+  static auto engine = make_jit_engine();
+  return *engine;
+}
+
+// Bitwise the interpreter's results, or an error of the same kind and message
+// start, fused and unfused (and unchecked where the program cannot fail).
+void expect_same(const std::string& text, const std::vector<Array>& inputs = {},
+                 bool also_unchecked = true) {
+  Program p = parse_and_check(text);
+  std::vector<Array> oracle;
+  std::optional<Error> oracle_error;
+  try {
+    oracle = interpret(p, inputs);
+  } catch (const Error& e) {
+    oracle_error = e;
+  }
+  for (bool checked : {true, false}) {
+    if (!checked && (oracle_error || !also_unchecked)) continue;
+    for (bool fused : {true, false}) {
+      SCOPED_TRACE(std::string(fused ? "fused" : "unfused") + (checked ? "" : " unchecked") + ": " +
+                   text);
+      try {
+        std::vector<Array> got =
+            jit_engine().compile(p, CompileOptions{fused, checked})->run(inputs);
+        ASSERT_FALSE(oracle_error)
+            << "the interpreter failed with " << oracle_error->what() << ", jit did not";
+        ASSERT_EQ(got.size(), oracle.size());
+        for (size_t i = 0; i < got.size(); ++i)
+          EXPECT_TRUE(identical(got[i], oracle[i]))
+              << "result " << i << ": "
+              << compare_arrays(oracle[i], got[i]).value_or("differs bitwise");
+      } catch (const Error& e) {
+        ASSERT_TRUE(oracle_error) << "only jit failed: " << e.what();
+        EXPECT_EQ(e.kind(), oracle_error->kind()) << e.what();
+        EXPECT_EQ(oracle_error->message().rfind(e.message(), 0), 0u)
+            << "jit: " << e.message() << "\ninterp: " << oracle_error->message();
+      }
+    }
+  }
+}
+
+// examples/mandelbrot.strata on a `rows` x `cols` grid over the same region.
+std::string mandelbrot(int64_t rows, int64_t cols, int max_iter = 255) {
+  std::string r = std::to_string(rows), c = std::to_string(cols);
+  return "(program () (generate (ix " + r + " " + c +
+         ") (lambda ((p (ix 2)))"
+         " (let ((cx (+ -2f32 (* (cast f32 (proj 1 p)) (/ 3f32 " +
+         c +
+         "f32))))"
+         " (cy (+ -1.5f32 (* (cast f32 (proj 0 p)) (/ 3f32 " +
+         r +
+         "f32)))))"
+         " (proj 0 (while (lambda ((s (tuple i32 f32 f32)))"
+         " (let ((x (proj 1 s)) (y (proj 2 s)))"
+         " (and (< (proj 0 s) " +
+         std::to_string(max_iter) +
+         "i32) (<= (+ (* x x) (* y y)) 4f32))))"
+         " (lambda ((s (tuple i32 f32 f32))) (let ((x (proj 1 s)) (y (proj 2 s)))"
+         " (tuple (+ (proj 0 s) 1i32) (+ (- (* x x) (* y y)) cx) (+ (* (* 2f32 x) y) cy))))"
+         " (tuple 0i32 0f32 0f32)))))))";
+}
+
+// The optimised IR of the first kernel of `program` (fused).
+std::string optimised_ir_of(const std::string& program, bool checked = true) {
+  Program p = parse_and_check(program);
+  KernelGraph g = build_kernel_graph(p, FusionOptions{true});
+  EXPECT_FALSE(g.body.empty());
+  const Kernel& k = g.body.front();
+  jit::KernelCode code = jit::generate_kernel_code(
+      g, k, jit::CodegenOptions{checked, int(g.arrays.size()) + k.id}, "strata_lanes_ir");
+  return jit::optimised_ir(code);
+}
+
+TEST(JitLanes, MandelbrotEqualsTheInterpreter) {
+  expect_same(slurp(source_path("examples/mandelbrot.strata")));
+  // Rows not a multiple of any vector width, one narrower than a vector, and empty.
+  expect_same(mandelbrot(13, 67));
+  expect_same(mandelbrot(5, 3));
+  expect_same(mandelbrot(40, 1, 1000));
+  expect_same(mandelbrot(0, 16));
+  expect_same(mandelbrot(4, 0));
+}
+
+TEST(JitLanes, MandelbrotIsComputedInVectors) {
+  std::string ir = optimised_ir_of(slurp(source_path("examples/mandelbrot.strata")));
+  // Vector float arithmetic in the loop, vector stores of the counts.
+  EXPECT_NE(ir.find("fmul <"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("fadd <"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("store <"), std::string::npos) << ir;
+  // No fused multiply-add, no fast-math flags.
+  EXPECT_EQ(ir.find("fma"), std::string::npos) << ir;
+  EXPECT_EQ(ir.find("fast"), std::string::npos) << ir;
+  EXPECT_EQ(ir.find("contract"), std::string::npos) << ir;
+}
+
+TEST(JitLanes, TripCountsDifferPerLane) {
+  // i64 state: element i counts to i (lane k of a group stops k steps after lane 0).
+  expect_same("(program () (generate (ix 101) (lambda ((i (ix 1)))"
+              " (while (lambda ((s i64)) (< s (proj 0 i))) (lambda ((s i64)) (+ s 1)) 0))))");
+  // Collatz steps: i64 and i32 state, `if` inside the `while`, ranks 1 and 3.
+  std::string collatz_step = "(while (lambda ((s (tuple i64 i32))) (/= (proj 0 s) 1))"
+                             " (lambda ((s (tuple i64 i32)))"
+                             "  (let ((n (proj 0 s)))"
+                             "   (tuple (if (== (band n 1) 0) (shr n 1) (+ (* 3 n) 1))"
+                             "          (+ (proj 1 s) 1i32))))"
+                             " (tuple n 0i32))";
+  expect_same("(program () (generate (ix 1000) (lambda ((i (ix 1)))"
+              " (let ((n (+ (proj 0 i) 1))) (proj 1 " +
+              collatz_step + ")))))");
+  expect_same("(program () (generate (ix 3 5 19) (lambda ((i (ix 3)))"
+              " (let ((n (+ (+ (* (proj 0 i) 1000) (* (proj 1 i) 37)) (+ (proj 2 i) 1))))"
+              "  " +
+              collatz_step + "))))");
+  // Lanes taking either side of an `if`, each side a `while` of its own.
+  expect_same("(program () (generate (ix 4 29) (lambda ((i (ix 2)))"
+              " (let ((j (+ (* (proj 0 i) 29) (proj 1 i))))"
+              "  (if (== (band j 1) 0)"
+              "      (while (lambda ((s i64)) (< s j)) (lambda ((s i64)) (+ s 1)) 0)"
+              "      (while (lambda ((s i64)) (< s (* 2 j))) (lambda ((s i64)) (+ s 3)) 1))))))");
+}
+
+TEST(JitLanes, FloatStateAndPinnedSemantics) {
+  // f64 Newton iteration for sqrt(a), stopping on a tolerance or 50 steps;
+  // results (f64, i32) per element.
+  expect_same("(program () (generate (ix 7 23) (lambda ((i (ix 2)))"
+              " (let ((a (+ (cast f64 (+ (* (proj 0 i) 23) (proj 1 i))) 0.5)))"
+              "  (while (lambda ((s (tuple f64 i32)))"
+              "           (and (< (proj 1 s) 50i32)"
+              "                (> (abs (- (* (proj 0 s) (proj 0 s)) a)) 1e-12)))"
+              "         (lambda ((s (tuple f64 i32)))"
+              "           (tuple (* 0.5 (+ (proj 0 s) (/ a (proj 0 s)))) (+ (proj 1 s) 1i32)))"
+              "         (tuple a 0i32))))))");
+  // NaN-aware min/max, saturating float -> int casts, signum, floor/round,
+  // a library call, a bool leaf in state and result.
+  expect_same(
+      "(program () (generate (ix 45) (lambda ((i (ix 1)))"
+      " (let ((x0 (* (- (cast f32 (proj 0 i)) 22f32) 1e7f32)))"
+      "  (while (lambda ((s (tuple f32 i32 bool i64))) (< (proj 1 s) (cast i32 (band (proj 0 i) "
+      "7))))"
+      "         (lambda ((s (tuple f32 i32 bool i64)))"
+      "           (let ((x (proj 0 s))"
+      "                 (y (if (== (band (proj 0 i) 3) 0) nanf32 (* x 3.5f32))))"
+      "             (tuple (+ (max y x) (min (sin x) y))"
+      "                    (+ (proj 1 s) 1i32)"
+      "                    (or (proj 2 s) (isnan y))"
+      "                    (+ (proj 3 s) (+ (cast i64 (* x 1e20f32)) (cast i64 (round (signum "
+      "x))))))))"
+      "         (tuple x0 0i32 false 0))))))",
+      {}, true);
+}
+
+TEST(JitLanes, UntakenSidesDoNotRun) {
+  // A `while` that never ends, in lanes that do not take its side of `if` /
+  // `and` / `or`: it must not run there (no lane takes it).
+  std::string forever = "(proj 0 (while (lambda ((s (tuple i64 bool))) (proj 1 s))"
+                        " (lambda ((s (tuple i64 bool))) (tuple (+ (proj 0 s) 1) true))"
+                        " (tuple 0 true)))";
+  expect_same("(program () (generate (ix 2 33) (lambda ((i (ix 2)))"
+              " (let ((n (- (proj 1 i) 100)))"
+              "  (if (>= n 0) " +
+              forever +
+              " (+ n (proj 0 (while (lambda ((s (tuple i64 i64))) (< (proj 1 s) (proj 1 i)))"
+              "  (lambda ((s (tuple i64 i64))) (tuple (+ (proj 0 s) (proj 1 s)) (+ (proj 1 s) 1)))"
+              "  (tuple 0 0)))))))))");
+  expect_same("(program () (generate (ix 37) (lambda ((i (ix 1)))"
+              " (let ((n (- (proj 0 i) 100)))"
+              "  (tuple (and (>= n 0) (== " +
+              forever + " 3)) (or (< n 0) (== " + forever + " 3)))))))");
+}
+
+TEST(JitLanes, UniformReadsAndInputs) {
+  // `the`, `shape` and `size` of inputs are the same in every lane.
+  Array lim = scalar_array<int32_t>(17);
+  Array xs = array_of<float>({1, 2, 3, 4, 5, 6}, {2, 3});
+  expect_same("(program ((lim (array i32 0)) (xs (array f32 2)))"
+              " (generate (ix 9 (size xs)) (lambda ((i (ix 2)))"
+              "  (while (lambda ((s i32)) (and (< s (the lim)) (< (cast i64 s) (+ (proj 1 i) "
+              "(proj 0 (shape xs))))))"
+              "         (lambda ((s i32)) (+ s 1i32)) (cast i32 (proj 0 i))))))",
+              {lim, xs});
+}
+
+TEST(JitLanes, UnsafeFormsTakeTheScalarPath) {
+  // A read (its index could be out of range) and a checked division: the
+  // scalar path, same results, and the same error where one is raised.
+  std::string read_while =
+      "(program ((xs (array f32 1)))"
+      " (map (lambda ((c f32)) (proj 0 (while"
+      "  (lambda ((s (tuple i32 f32))) (and (< (proj 0 s) 20i32) (< (proj 1 s) "
+      "100f32)))"
+      "  (lambda ((s (tuple i32 f32))) (tuple (+ (proj 0 s) 1i32) (+ (* (proj 1 "
+      "s) (proj 1 s)) c)))"
+      "  (tuple 0i32 0f32)))) xs))";
+  std::vector<float> v;
+  for (int i = 0; i < 50; ++i)
+    v.push_back(float(i) * 0.05f - 1.0f);
+  expect_same(read_while, {array_of<float>(v, {50})});
+  std::string ir = optimised_ir_of(read_while);
+  EXPECT_EQ(ir.find("fmul <"), std::string::npos) << ir;
+
+  std::string dividing = "(program () (generate (ix 40) (lambda ((i (ix 1)))"
+                         " (while (lambda ((s i64)) (> s 1)) (lambda ((s i64)) (quot s (- 41 "
+                         "(proj 0 i))))"
+                         " (+ (proj 0 i) 100)))))";
+  expect_same(dividing);
+  EXPECT_EQ(optimised_ir_of(dividing).find("x i64>"), std::string::npos);
+  // Unchecked, the same division is lane-safe (the divisor is replaced where 0).
+  EXPECT_NE(optimised_ir_of(dividing, false).find("x i64>"), std::string::npos);
+  std::string by_zero = "(program () (generate (ix 40) (lambda ((i (ix 1)))"
+                        " (while (lambda ((s i64)) (> s 1)) (lambda ((s i64)) (quot s (- 30 "
+                        "(* 2 (proj 0 i)))))"
+                        " (+ (proj 0 i) 100)))))";
+  expect_same(by_zero);
+}
+
+TEST(JitLanes, BitwiseIdenticalForAnyThreadCount) {
+  Program p = parse_and_check(mandelbrot(97, 203));
+  std::vector<Array> one;
+  {
+    tbb::global_control gc(tbb::global_control::max_allowed_parallelism, 1);
+    one = jit_engine().compile(p, {})->run({});
+  }
+  for (int threads : {2, 8}) {
+    tbb::global_control gc(tbb::global_control::max_allowed_parallelism, size_t(threads));
+    std::vector<Array> got = jit_engine().compile(p, {})->run({});
+    ASSERT_EQ(got.size(), 1u);
+    EXPECT_TRUE(identical(got[0], one[0])) << threads << " threads";
+  }
+}
+
+} // namespace
+} // namespace strata::test
