@@ -63,10 +63,14 @@ int compile_command(const Args& args) {
     throw Error(ErrorKind::Usage,
                 "unknown engine `" + engine_name + "`; available: " + engine_names());
   std::string arch;
+  [[maybe_unused]] int cc = 0; // cuda: compute capability times ten, from --arch
   if (parsed.vars.count("arch")) {
     arch = parsed.vars["arch"].as<std::string>();
     if (engine_name != "cuda")
       throw Error(ErrorKind::Usage, "compile: --arch needs the cuda engine (--engine cuda)");
+#if STRATA_HAVE_CUDA
+    cc = cuda::parse_arch(arch);
+#endif
   }
   std::string why;
   if (arch.empty() && !engine->available(why))
@@ -81,17 +85,16 @@ int compile_command(const Args& args) {
   std::optional<KernelGraph> graph = views.fuse(program, times);
   CompileReport report;
   std::string target = engine_name;
-  std::string nvrtc_line;
+#if STRATA_HAVE_CUDA
+  const uint64_t nvrtc_before = cuda::nvrtc_compile_count();
+#endif
   if (!arch.empty()) {
 #if STRATA_HAVE_CUDA
-    int cc = cuda::parse_arch(arch);
-    uint64_t before = cuda::nvrtc_compile_count();
     cuda::CompiledProgram compiled =
         times.time("compile", [&] { return cuda::compile_program(program, views.fusion, cc); });
     report = std::move(compiled.report);
     if (!graph) graph = std::move(compiled.graph);
     target += " " + arch;
-    nvrtc_line = "nvrtc compiles: " + std::to_string(cuda::nvrtc_compile_count() - before) + "\n";
 #else
     throw Error(ErrorKind::Usage, "compile: this build has no cuda engine");
 #endif
@@ -116,7 +119,10 @@ int compile_command(const Args& args) {
     if (it != by_id.end()) std::cout << " (" << kernel_kind_name(*it->second) << ")";
     std::cout << ": " << ms(k.compile_ms) << ", " << k.cache << "\n";
   }
-  std::cout << nvrtc_line;
+#if STRATA_HAVE_CUDA
+  if (engine_name == "cuda")
+    std::cout << "nvrtc compiles: " << cuda::nvrtc_compile_count() - nvrtc_before << "\n";
+#endif
   return 0;
 }
 
