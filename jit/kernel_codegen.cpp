@@ -65,8 +65,8 @@ private:
     Val sh = f.shape(target, d.type.rank());
     // An element function with a `while`, lane-safe: W elements of a row at
     // a time in vectors (jit/lane_codegen.h), the rest of the row scalar.
-    int lanes = d.type.rank() > 0 ? lane_width(d.elem, o_.checked) : 0;
-    if (lanes > 0) {
+    LanePlan lanes = d.type.rank() > 0 ? lane_plan(d.elem, o_.checked) : LanePlan{};
+    if (lanes.width > 0) {
       f.for_rows(sh, f.begin, f.end, [&](const Val& outer, Value* j0, Value* j1, Value* p0) {
         lane_row(f, d.elem, d.type.elem(), target, lanes, outer, j0, j1, p0, [&](Value* j) {
           Val ix = outer;

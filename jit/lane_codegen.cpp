@@ -39,6 +39,7 @@ struct Safety {
   bool ok = true;
   bool has_while = false;
   int widest = 0; // bits of the widest leaf of a `while` state
+  int leaves = 0; // leaves of the largest `while` state
 
   void exp(const Exp& e) {
     if (ok) std::visit([&](const auto& n) { form(n); }, e.node);
@@ -66,7 +67,9 @@ struct Safety {
   void form(const ex::Cast& c) { exp(*c.arg); }
   void form(const ex::While& w) {
     has_while = true;
-    for (ScalarKind k : w.init->type.leaves())
+    std::vector<ScalarKind> kinds = w.init->type.leaves();
+    leaves = std::max(leaves, int(kinds.size()));
+    for (ScalarKind k : kinds)
       widest = std::max(widest, bit_width(k));
     exp(*w.init);
     exp(*w.cond.body);
@@ -526,54 +529,71 @@ private:
 
 } // namespace
 
-int lane_width(const Lambda& f, bool checked) {
+LanePlan lane_plan(const Lambda& f, bool checked) {
   Safety s;
   s.checked = checked;
   s.exp(*f.body);
-  if (!s.ok || !s.has_while) return 0;
-  int lanes = host_vector_bits() / std::max(32, s.widest);
-  return lanes >= 2 ? lanes : 0;
+  if (!s.ok || !s.has_while) return {};
+  int per_register = host_vector_bits() / std::max(32, s.widest);
+  if (per_register < 2) return {};
+  // A `while` step is a chain of dependent operations (latency-bound), so a
+  // group spans up to 4 registers, independent chains that run interleaved,
+  // as far as the registers hold them: about 2 per state leaf and 2 more per
+  // chain, of 32 vector registers (AVX-512) or 16.
+  int registers = host_vector_bits() >= 512 ? 32 : 16;
+  int chains = 4;
+  while (chains > 1 && chains * (2 * s.leaves + 2) > registers)
+    chains /= 2;
+  return {per_register * chains, per_register};
 }
 
-void lane_row(FnBuilder& f, const Lambda& elem, const Type& type, int target, int width,
+void lane_row(FnBuilder& f, const Lambda& elem, const Type& type, int target, const LanePlan& plan,
               const Val& outer, Value* j0, Value* j1, Value* p0,
               const std::function<void(Value*)>& scalar) {
   llvm::IRBuilder<>& b = f.b;
-  Value* n = b.CreateSub(j1, j0);
-  Value* groups_end = b.CreateAdd(j0, b.CreateSub(n, b.CreateURem(n, f.i64(width))));
+  unsigned width = unsigned(plan.width);
+  Value* min_group = f.i64(plan.min_group);
   llvm::BasicBlock* pre = b.GetInsertBlock();
   llvm::BasicBlock* loop = llvm::BasicBlock::Create(f.ctx, "lanes", f.fn);
   llvm::BasicBlock* exit = llvm::BasicBlock::Create(f.ctx, "lanes_exit", f.fn);
-  b.CreateCondBr(b.CreateICmpSLT(j0, groups_end), loop, exit);
+  b.CreateCondBr(b.CreateICmpSGE(b.CreateSub(j1, j0), min_group), loop, exit);
   b.SetInsertPoint(loop);
   llvm::PHINode* j = b.CreatePHI(b.getInt64Ty(), 2);
   j->addIncoming(j0, pre);
-  // The group's indices: the row's outer index in every lane, j + lane innermost.
-  Lanes lanes(f, unsigned(width));
-  Val ix;
-  for (Value* o : outer)
-    ix.push_back(b.CreateVectorSplat(unsigned(width), o));
+  // The group's indices: the row's outer index in every lane, j + lane
+  // innermost; lanes past the run's end are masked off (never stored, and
+  // no `while` runs for them).
   std::vector<uint64_t> iota(static_cast<size_t>(width));
   for (size_t l = 0; l < iota.size(); ++l)
     iota[l] = l;
-  ix.push_back(b.CreateAdd(b.CreateVectorSplat(unsigned(width), j),
-                           llvm::ConstantDataVector::get(f.ctx, iota)));
-  Val v = lanes.apply(elem, {ix}, lanes.all_lanes());
+  Value* lane = llvm::ConstantDataVector::get(f.ctx, iota);
+  Value* mask = b.CreateICmpULT(lane, b.CreateVectorSplat(width, b.CreateSub(j1, j)));
+  Lanes lanes(f, width);
+  Val ix;
+  for (Value* o : outer)
+    ix.push_back(b.CreateVectorSplat(width, o));
+  ix.push_back(b.CreateAdd(b.CreateVectorSplat(width, j), lane));
+  Val v = lanes.apply(elem, {ix}, mask);
   Value* pos = b.CreateAdd(p0, b.CreateSub(j, j0));
   std::vector<ScalarKind> kinds = type.leaves();
   for (size_t l = 0; l < kinds.size(); ++l) {
     llvm::Type* mt = mem_type(f.ctx, kinds[l]);
     Value* x = v[l];
     if (kinds[l] == ScalarKind::Bool) x = b.CreateZExt(x, llvm::FixedVectorType::get(mt, width));
-    b.CreateAlignedStore(x, b.CreateGEP(mt, f.leaf_ptr(target, l), pos),
-                         llvm::Align(scalar_size(kinds[l])));
+    b.CreateMaskedStore(x, b.CreateGEP(mt, f.leaf_ptr(target, l), pos),
+                        llvm::Align(scalar_size(kinds[l])), mask);
   }
-  Value* next = b.CreateAdd(j, f.i64(width));
-  j->addIncoming(next, b.GetInsertBlock());
-  leave_alone(f.ctx, b.CreateCondBr(b.CreateICmpSLT(next, groups_end), loop, exit));
+  Value* next = b.CreateAdd(j, f.i64(plan.width));
+  llvm::BasicBlock* latch = b.GetInsertBlock();
+  j->addIncoming(next, latch);
+  leave_alone(f.ctx, b.CreateCondBr(b.CreateICmpSGE(b.CreateSub(j1, next), min_group), loop, exit));
   b.SetInsertPoint(exit);
-  // The rest of the run, fewer than `width` elements, one at a time.
-  f.for_range(groups_end, j1, scalar, false);
+  llvm::PHINode* rest = b.CreatePHI(b.getInt64Ty(), 2);
+  rest->addIncoming(j0, pre);
+  rest->addIncoming(next, latch);
+  // Fewer than one register's worth left: one at a time (none when the last
+  // group went past the end).
+  f.for_range(rest, j1, scalar, false);
 }
 
 } // namespace strata::jit

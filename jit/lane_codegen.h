@@ -20,16 +20,27 @@
 
 namespace strata::jit {
 
-// The number of lanes for `f`, a generate's element function, when it takes
-// the lane path (it contains a `while` and is lane-safe under `checked`), else
-// 0. W fills one host vector register with the widest leaf of the `while`
-// states (at least 32 bits): 16 x f32 with AVX-512, 8 with AVX2, 4 with SSE.
-int lane_width(const Lambda& f, bool checked);
+// How a generate's element function `f` runs in lanes: `width` elements per
+// group (0: not at all, the scalar path), and the fewest elements left in a
+// row run for which a (partly masked) group is still used rather than the
+// scalar code (one register's worth).
+struct LanePlan {
+  int width = 0;
+  int min_group = 0;
+};
+
+// The lane plan of `f`: none unless `f` contains a `while` and is lane-safe
+// under `checked`. A register holds the widest leaf of the `while` states (at
+// least 32 bits): 16 x f32 with AVX-512, 8 with AVX2, 4 with SSE; a group
+// spans up to 4 registers (independent dependency chains), fewer for large
+// states.
+LanePlan lane_plan(const Lambda& f, bool checked);
 
 // The row run [j0, j1) (non-empty; outer index `outer`, position of j0 `p0`)
-// of a generate into `target`: groups of `width` elements through the lane
-// code of `elem`, then the rest (fewer than `width`) through `scalar(j)`.
-void lane_row(FnBuilder& f, const Lambda& elem, const Type& type, int target, int width,
+// of a generate into `target`: groups of `plan.width` elements through the
+// lane code of `elem` (the last one masked where the run ends inside it), and
+// a rest shorter than `plan.min_group` through `scalar(j)`.
+void lane_row(FnBuilder& f, const Lambda& elem, const Type& type, int target, const LanePlan& plan,
               const Val& outer, llvm::Value* j0, llvm::Value* j1, llvm::Value* p0,
               const std::function<void(llvm::Value*)>& scalar);
 
