@@ -8,12 +8,14 @@
 #include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/Config/llvm-config.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#include <llvm/ExecutionEngine/Orc/IRCompileLayer.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/CommandLine.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
@@ -41,12 +43,89 @@ template <class T> T check(llvm::Expected<T> v, const char* what) {
   return std::move(*v);
 }
 
+// The pass pipeline of every kernel (docs/jit.md "Compile latency"): the
+// function passes of O3 that these kernels need, one function at a time.
+// Left out of O3: the module and CGSCC passes (kernel functions call nothing
+// but libm: nothing to inline, no attributes worth inferring), SROA and
+// mem2reg (the generated IR has no allocas), passes for code we never
+// generate (coroutines, memcpy/DSE, speculative execution, control height
+// reduction, loop distribution), the second runs of jump threading and value
+// propagation, two of instcombine's seven runs, and the partial/runtime unroller
+// (it unrolled the scalar remainder of vectorised loops: more code to select
+// instructions for, no faster). Kept: loop rotation, LICM, trivial and
+// non-trivial unswitching (a row fold's invariant checks), indvars, loop
+// idiom, full unrolling of constant-trip loops, GVN, the loop and SLP
+// vectorisers, instcombine/simplifycfg around them. simplifycfg never sinks or
+// hoists common instructions: sinking merged the failing checks' exits of a
+// nested fold loop, after which the loop vectoriser could not count the
+// inner loop's iterations.
+std::string kernel_pipeline() {
+  const std::string sc = "simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;"
+                         "switch-range-to-icmp;no-switch-to-lookup;keep-loops;"
+                         "no-hoist-common-insts;no-sink-common-insts;speculate-blocks;"
+                         "simplify-cond-branch;no-speculate-unpredictables>";
+  const std::string ic = "instcombine<max-iterations=1;no-use-loop-info;no-verify-fixpoint>";
+  const std::string rotate = "loop-rotate<header-duplication;no-prepare-for-lto>";
+  return "function(early-cse<memssa>," + sc + "," + ic +
+         ",jump-threading,correlated-propagation,constraint-elimination,"
+         "loop-mssa(loop-instsimplify,loop-simplifycfg,licm<no-allowspeculation>," +
+         rotate + ",licm<allowspeculation>,simple-loop-unswitch<nontrivial;trivial>)," + sc + "," +
+         ic + ",loop(loop-idiom,indvars,loop-deletion,loop-unroll-full),gvn<>,sccp," + ic +
+         ",adce,loop-mssa(licm<allowspeculation>)," + sc + ",loop(" + rotate +
+         ",loop-deletion),loop-vectorize<no-interleave-forced-only;no-vectorize-forced-only;>,"
+         "infer-alignment,loop-load-elim," +
+         ic + "," + sc + ",slp-vectorizer,vector-combine," + ic +
+         ",loop-mssa(licm<allowspeculation>)," + sc + ")";
+}
+
+// LLVM options (process-wide, set once before the first compile) that give
+// less code for the same vector loops, measured in docs/jit.md:
+// - no vectorised epilogue after a vector loop: the scalar remainder runs
+//   fewer than VF * interleave iterations per row or chunk;
+// - no "injected" unswitching conditions (a copy of a row fold per order of
+//   two extents);
+// - no loop strength reduction in code generation (a third of instruction
+//   selection and emission time here; run times unchanged on every bench
+//   workload: x86 addressing takes base + index * scale as it is).
+constexpr const char* kLlvmOptions[][2] = {
+    {"enable-epilogue-vectorization", "false"},
+    {"simple-loop-unswitch-inject-invariant-conditions", "false"},
+    {"disable-lsr", "true"},
+};
+
+// Sets kLlvmOptions unless the program already set them; says which it set.
+std::string set_llvm_options() {
+  std::string applied;
+  llvm::StringMap<llvm::cl::Option*>& registered = llvm::cl::getRegisteredOptions();
+  for (const auto& [name, value] : kLlvmOptions) {
+    auto it = registered.find(name);
+    if (it == registered.end() || it->second->getNumOccurrences() > 0) continue;
+    if (!it->second->addOccurrence(0, name, value))
+      applied += std::string(" ") + name + "=" + value;
+  }
+  return applied;
+}
+
+// The LLJIT only ever gets object files (ours, compiled below or from disk):
+// its IR layer needs no compiler, hence no second TargetMachine.
+class NoIRCompiler final : public llvm::orc::IRCompileLayer::IRCompiler {
+public:
+  NoIRCompiler() : IRCompiler(llvm::orc::IRSymbolMapper::ManglingOptions{}) {}
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> operator()(llvm::Module&) override {
+    return llvm::make_error<llvm::StringError>("jit: IR is compiled by the backend, not the LLJIT",
+                                               llvm::inconvertibleErrorCode());
+  }
+};
+
 struct Backend {
   std::mutex mutex;
   std::unique_ptr<llvm::orc::LLJIT> jit;
-  std::unique_ptr<llvm::TargetMachine> tm; // one for every compile (they run under `mutex`)
+  // One for every compile (they run under `mutex`), made at the first one: a
+  // process that only loads objects from disk needs none.
+  std::unique_ptr<llvm::TargetMachine> tm;
   llvm::orc::JITTargetMachineBuilder jtmb;
   std::string target;
+  bool o3 = false; // STRATA_JIT_PIPELINE=O3: LLVM's O3 pipeline and options (comparisons)
   std::unordered_map<std::string, std::vector<EntryFn>> loaded; // key -> entries
   cache::DiskCache disk;
   std::atomic<uint64_t> compiled{0}, disk_loads{0}, memory_hits{0};
@@ -56,14 +135,26 @@ struct Backend {
     jtmb.setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
     jtmb.setRelocationModel(llvm::Reloc::PIC_);
     jtmb.setCodeModel(llvm::CodeModel::Small);
-    tm = check(jtmb.createTargetMachine(), "target machine");
-    jit = check(llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(jtmb).create(), "LLJIT");
+    llvm::orc::LLJITBuilder builder;
+    builder.setJITTargetMachineBuilder(jtmb)
+        .setCompileFunctionCreator(
+            [](llvm::orc::JITTargetMachineBuilder)
+                -> llvm::Expected<std::unique_ptr<llvm::orc::IRCompileLayer::IRCompiler>> {
+              return std::make_unique<NoIRCompiler>();
+            })
+        // No static initialisers or atexit in kernels: no platform support.
+        .setPlatformSetUp(llvm::orc::setUpInactivePlatform);
+    jit = check(builder.create(), "LLJIT");
     auto gen = check(llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
                          jit->getDataLayout().getGlobalPrefix()),
                      "process symbols");
     jit->getMainJITDylib().addGenerator(std::move(gen));
+    const char* pipeline = std::getenv("STRATA_JIT_PIPELINE");
+    o3 = pipeline && std::string(pipeline) == "O3";
+    std::string options = o3 ? "" : set_llvm_options();
     target = std::string("llvm ") + LLVM_VERSION_STRING + "; cpu " + jtmb.getCPU() + "; features " +
-             jtmb.getFeatures().getString() + "; O3; veclib none";
+             jtmb.getFeatures().getString() + "; " + (o3 ? std::string("O3") : kernel_pipeline()) +
+             "; options" + options + "; veclib none";
   }
 
   static Backend& get() {
@@ -85,8 +176,9 @@ struct Backend {
     if (!ec) m.print(os, nullptr);
   }
 
-  // The O3 pipeline for the host (what every kernel goes through).
+  // The pass pipeline above for the host (what every kernel goes through).
   void optimise(llvm::Module& m) {
+    if (!tm) tm = check(jtmb.createTargetMachine(), "target machine");
     m.setDataLayout(tm->createDataLayout());
     m.setTargetTriple(tm->getTargetTriple().str());
     std::string broken;
@@ -108,11 +200,16 @@ struct Backend {
     pb.registerFunctionAnalyses(fam);
     pb.registerLoopAnalyses(lam);
     pb.crossRegisterProxies(lam, fam, cgam, mam);
-    pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3).run(m, mam);
+    llvm::ModulePassManager mpm;
+    if (o3)
+      mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+    else if (llvm::Error e = pb.parsePassPipeline(mpm, kernel_pipeline()))
+      throw Error(ErrorKind::Resource, "jit: pass pipeline: " + error_text(std::move(e)));
+    mpm.run(m, mam);
     dump(m);
   }
 
-  // O3, then object code for the host.
+  // The pipeline, then object code for the host.
   std::vector<char> compile(llvm::Module& m) {
     optimise(m);
     llvm::SmallVector<char, 0> buffer;

@@ -1,6 +1,6 @@
 // The LLVM side of the jit engine: one process-wide ORC LLJIT for the host
-// CPU, the O3 pipeline, object emission, and the kernel cache in memory (and
-// on disk, jit/disk.h). The only file that includes the ORC and PassBuilder
+// CPU, the kernels' pass pipeline, object emission, and the kernel cache in
+// memory (and on disk, jit/disk.h). The only file that includes the ORC and PassBuilder
 // headers is backend.cpp.
 #pragma once
 
@@ -23,7 +23,7 @@ struct LoadedKernel {
 // cache, else optimised and compiled (then stored in both). Thread-safe.
 LoadedKernel load_kernel(const std::string& key, KernelCode& code);
 
-// The module of `code` after the O3 pipeline every kernel goes through, as
+// The module of `code` after the pass pipeline every kernel goes through, as
 // LLVM IR text (tests check what the vectoriser did); nothing is loaded.
 std::string optimised_ir(KernelCode& code);
 
