@@ -21,9 +21,6 @@
 namespace strata::tbbe {
 
 constexpr int kBatch = 1024;
-// Every register can hold kBatch 8-byte values; the stride is padded by a few
-// cache lines so that registers do not all map to the same L1 sets.
-constexpr size_t kRegisterBytes = kBatch * 8 + 3 * 64;
 
 // The lanes an instruction works on.
 struct Selection {
@@ -59,10 +56,13 @@ using ArrayTable = std::vector<const Array*>;
 // before gathering, so an aliased register is never written through.
 class Frame {
 public:
-  Frame(int registers, const ArrayTable& arrays);
+  // `lanes` (at most kBatch): the most lanes any run on this frame selects;
+  // a kernel over few elements gets a small frame that is cheap to prepare.
+  Frame(int registers, const ArrayTable& arrays, int lanes = kBatch);
+  int lanes() const { return lanes_; }
   template <class T> T* reg(int r) { return reinterpret_cast<T*>(regs_[size_t(r)]); }
   void alias(int r, const std::byte* data) { regs_[size_t(r)] = const_cast<std::byte*>(data); }
-  void own(int r) { regs_[size_t(r)] = data_.get() + size_t(r) * kRegisterBytes; }
+  void own(int r) { regs_[size_t(r)] = data_.get() + size_t(r) * stride_; }
   const Array& array(int id) const { return *arrays_[size_t(id)]; }
 
   // True while the function's index parameter holds the row-major indices of
@@ -90,6 +90,8 @@ public:
   }
 
 private:
+  int lanes_;
+  size_t stride_; // bytes per register: lanes 8-byte values, padded
   std::unique_ptr<std::byte[]> data_;
   std::unique_ptr<std::byte*[]> regs_;
   const ArrayTable& arrays_;

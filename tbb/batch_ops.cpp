@@ -174,7 +174,7 @@ Instr fill_instr(const Scalar& value, int reg) {
     using T = decltype(v);
     return [v, reg](Frame& f, const Selection&) {
       T* o = f.reg<T>(reg);
-      for (int i = 0; i < kBatch; ++i)
+      for (int i = 0; i < f.lanes(); ++i)
         o[i] = v;
     };
   });

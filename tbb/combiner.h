@@ -35,9 +35,11 @@ inline void copy_lane(Frame& a, const std::vector<int>& from, int from_lane, Fra
 
 class Combiner {
 public:
-  // `acc_first`: f is (f acc x); otherwise (f x acc) as in scanr.
-  Combiner(const ScalarFunction& f, const ArrayTable& arrays, bool acc_first = true)
-      : f_(f), frame_(f.registers(), arrays), acc_(acc_first ? 0 : 1),
+  // `acc_first`: f is (f acc x); otherwise (f x acc) as in scanr. `lanes`:
+  // the most lanes it combines at once.
+  Combiner(const ScalarFunction& f, const ArrayTable& arrays, bool acc_first = true,
+           int lanes = kBatch)
+      : f_(f), frame_(f.registers(), arrays, lanes), acc_(acc_first ? 0 : 1),
         sizes_(leaf_sizes(f.result().type.leaves())) {
     f_.prepare(frame_);
   }

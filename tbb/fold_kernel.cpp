@@ -40,7 +40,7 @@ struct FoldPlan {
 void fold_rows(Runtime& rt, const kn::Fold& fold, const FoldPlan& p, int64_t first, int count,
                Array& out) {
   const ScalarFunction& elem = rt.functions.of(fold.input.elem);
-  Frame ef(elem.registers(), rt.table);
+  Frame ef(elem.registers(), rt.table, count);
   elem.prepare(ef);
   const std::vector<int>& ix = elem.params()[0].regs;
   for (int lane = 0; lane < count; ++lane) {
@@ -50,7 +50,7 @@ void fold_rows(Runtime& rt, const kn::Fold& fold, const FoldPlan& p, int64_t fir
       rest /= p.shape[k - 1];
     }
   }
-  Combiner c(rt.functions.of(fold.f), rt.table);
+  Combiner c(rt.functions.of(fold.f), rt.table, true, count);
   if (p.has_seed) c.fill_acc(p.seed, count);
   int64_t* column = ef.reg<int64_t>(ix.back());
   int64_t row_base = ix.size() == 1 ? p.n : 0; // rank 1: the index is the position
@@ -93,9 +93,9 @@ void set_position(Frame& f, const std::vector<int>& regs, const Shape& sh, int64
 void fold_chunk(Runtime& rt, const kn::Fold& fold, const FoldPlan& p, int64_t start, int64_t len,
                 Combiner& c) {
   const ScalarFunction& elem = rt.functions.of(fold.input.elem);
-  Frame ef(elem.registers(), rt.table);
-  elem.prepare(ef);
   int lanes = int((len + kBlock - 1) / kBlock);
+  Frame ef(elem.registers(), rt.table, lanes);
+  elem.prepare(ef);
   int64_t last_len = len - int64_t(lanes - 1) * kBlock;
   for (int64_t j = 0; j < kBlock; ++j) {
     // Lanes whose block still has an element j (only the last block can be short).
@@ -120,7 +120,6 @@ void fold_long_rows(Runtime& rt, const kn::Fold& fold, const FoldPlan& p, Array&
     std::vector<Leaves> partial(static_cast<size_t>(chunks));
     parallel_ranges(chunks, 1, [&](int64_t begin, int64_t end) {
       for (int64_t ch = begin; ch < end; ++ch) {
-        Combiner c(f, rt.table);
         int64_t start = row * p.n + ch * kChunk;
         int64_t len = std::min(kChunk, p.n - ch * kChunk);
         if (native) {
@@ -130,12 +129,13 @@ void fold_long_rows(Runtime& rt, const kn::Fold& fold, const FoldPlan& p, Array&
               fold_chunk_native(rt, fold.input.elem, p.shape, start, len, *native);
           continue;
         }
+        Combiner c(f, rt.table, true, int((len + kBlock - 1) / kBlock));
         try {
           fold_chunk(rt, fold, p, start, len, c);
         } catch (const Error&) {
           // Find the first failing element in order: fold the chunk one element at a time.
           for (int64_t i = 0; i < len; ++i) {
-            Combiner one(f, rt.table);
+            Combiner one(f, rt.table, true, 1);
             fold_chunk(rt, fold, p, start + i, 1, one);
           }
           throw;
@@ -144,7 +144,7 @@ void fold_long_rows(Runtime& rt, const kn::Fold& fold, const FoldPlan& p, Array&
       }
     });
     // Combine the chunk results left to right, starting from the seed.
-    Combiner c(f, rt.table);
+    Combiner c(f, rt.table, true, 1);
     size_t k = 0;
     if (p.has_seed)
       c.fill_acc(p.seed, 1);

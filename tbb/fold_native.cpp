@@ -13,7 +13,7 @@ bool is_var(const ExpPtr& e, const std::string& name) {
 template <class T, class O>
 T fold_lanes(Runtime& rt, const ScalarFunction& elem, const Shape& shape, int64_t start,
              int64_t len, O op) {
-  Frame ef(elem.registers(), rt.table);
+  Frame ef(elem.registers(), rt.table, int(std::min<int64_t>(kBatch, len)));
   elem.prepare(ef);
   alignas(64) T acc[kBatch];
   int used = int(std::min<int64_t>(kBatch, len));

@@ -26,9 +26,9 @@ void run_foldseg(Runtime& rt, const Kernel& k, const kn::FoldSeg& f) {
 
   // Folds units first..first+count-1 (unit u = row u / nsegs, segment u % nsegs).
   auto fold_units = [&](int64_t first, int count) {
-    Frame ef(elem.registers(), rt.table);
+    Frame ef(elem.registers(), rt.table, count);
     elem.prepare(ef);
-    Combiner c(combine, rt.table);
+    Combiner c(combine, rt.table, true, count);
     c.fill_acc(seed, count);
     int64_t longest = 0;
     for (int lane = 0; lane < count; ++lane)

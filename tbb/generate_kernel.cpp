@@ -9,7 +9,7 @@ void compute(Runtime& rt, const Delayed& d, const Shape& sh, Array& out) {
   const ScalarFunction& fn = rt.functions.of(d.elem);
   int64_t batches = (out.size() + kBatch - 1) / kBatch;
   parallel_ranges(batches, kBatchesPerTask, [&](int64_t begin, int64_t end) {
-    Frame frame(fn.registers(), rt.table);
+    Frame frame(fn.registers(), rt.table, int(std::min<int64_t>(kBatch, out.size())));
     fn.prepare(frame);
     for (int64_t b = begin; b < end; ++b) {
       int64_t start = b * kBatch;

@@ -53,7 +53,7 @@ Targets targets(Runtime& rt, const kn::Permute& p, const Kernel& k, const Shape&
   };
   int64_t batches = (n + kBatch - 1) / kBatch;
   parallel_ranges(batches, kBatchesPerTask, [&](int64_t begin, int64_t end) {
-    Frame frame(fn.registers(), rt.table);
+    Frame frame(fn.registers(), rt.table, int(std::min<int64_t>(kBatch, n)));
     fn.prepare(frame);
     for (int64_t b = begin; b < end; ++b) {
       int64_t start = b * kBatch;

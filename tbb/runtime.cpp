@@ -60,7 +60,7 @@ Array Runtime::take(int64_t key, const Type& elem, const Shape& sh) {
 
 Leaves Runtime::eval(const Exp& e) const {
   const ScalarFunction& fn = functions.of(e);
-  Frame frame(fn.registers(), table);
+  Frame frame(fn.registers(), table, 1);
   fn.prepare(frame);
   run_lanes_in_order(fn, frame, 1);
   return read_lane(frame, fn.result(), 0);

@@ -10,8 +10,11 @@
 
 namespace strata::tbbe {
 
-Frame::Frame(int registers, const ArrayTable& arrays)
-    : data_(new std::byte[size_t(std::max(registers, 1)) * kRegisterBytes]),
+// Every register holds `lanes` 8-byte values, rounded up to whole cache lines
+// plus three more, so that registers do not all map to the same L1 sets.
+Frame::Frame(int registers, const ArrayTable& arrays, int lanes)
+    : lanes_(std::clamp(lanes, 1, kBatch)), stride_((size_t(lanes_) * 8 + 63) / 64 * 64 + 3 * 64),
+      data_(new std::byte[size_t(std::max(registers, 1)) * stride_]),
       regs_(new std::byte*[size_t(std::max(registers, 1))]), arrays_(arrays) {
   for (int r = 0; r < std::max(registers, 1); ++r)
     own(r);
@@ -305,7 +308,7 @@ private:
     fn_.init_.instrs.push_back([id, regs = out.regs](Frame& f, const Selection&) {
       const Shape& sh = f.array(id).shape();
       for (size_t k = 0; k < regs.size(); ++k)
-        std::fill_n(f.reg<int64_t>(regs[k]), kBatch, sh[k]);
+        std::fill_n(f.reg<int64_t>(regs[k]), f.lanes(), sh[k]);
     });
     return out;
   }
@@ -314,7 +317,7 @@ private:
     int id = array_of(*s.array).first;
     Operand out = fresh(e.type);
     fn_.init_.instrs.push_back([id, r = out.regs[0]](Frame& f, const Selection&) {
-      std::fill_n(f.reg<int64_t>(r), kBatch, f.array(id).size());
+      std::fill_n(f.reg<int64_t>(r), f.lanes(), f.array(id).size());
     });
     return out;
   }
@@ -323,7 +326,7 @@ private:
     int id = array_of(*t.array).first;
     Operand out = fresh(e.type);
     fn_.init_.instrs.push_back([id, regs = out.regs](Frame& f, const Selection&) {
-      for (int lane = 0; lane < kBatch; ++lane)
+      for (int lane = 0; lane < f.lanes(); ++lane)
         gather(f, f.array(id), regs, 0, lane);
     });
     return out;

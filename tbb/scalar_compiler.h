@@ -45,7 +45,7 @@ public:
   // (Frame::defer_index).
   bool lazy_index() const { return lazy_index_; }
   // Writes constants and run constants; call once per frame, after binding arrays.
-  void prepare(Frame& f) const { init_.run(f, Selection::dense(kBatch)); }
+  void prepare(Frame& f) const { init_.run(f, Selection::dense(f.lanes())); }
   void run(Frame& f, const Selection& s) const { code_.run(f, s); }
 
 private:

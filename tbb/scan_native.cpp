@@ -27,7 +27,7 @@ template <class T, class O>
 T scan_chunk(Runtime& rt, const NativeScan& s, int64_t row, int64_t q0, int64_t len,
              std::optional<T> carry, O op, T* out) {
   const ScalarFunction& elem = rt.functions.of(*s.elem);
-  Frame ef(elem.registers(), rt.table);
+  Frame ef(elem.registers(), rt.table, int(std::min<int64_t>(kBatch, len)));
   elem.prepare(ef);
   bool has = carry.has_value();
   T acc = has ? *carry : T{};

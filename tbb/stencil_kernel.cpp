@@ -51,7 +51,8 @@ void run_stencil(Runtime& rt, const Kernel& k, const kn::Stencil& s) {
   Array out = rt.allocate(k.outputs[0], rt.graph.arrays[size_t(k.outputs[0])].type.elem(), sh);
   int64_t batches = (out.size() + kBatch - 1) / kBatch;
   parallel_ranges(batches, kBatchesPerTask, [&](int64_t begin, int64_t end) {
-    Frame fi(inner.registers(), rt.table), fb(border.registers(), rt.table);
+    int lanes = int(std::min<int64_t>(kBatch, out.size()));
+    Frame fi(inner.registers(), rt.table, lanes), fb(border.registers(), rt.table, lanes);
     inner.prepare(fi);
     border.prepare(fb);
     for (int64_t b = begin; b < end; ++b) {
