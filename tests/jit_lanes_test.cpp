@@ -100,6 +100,9 @@ TEST(JitLanes, MandelbrotEqualsTheInterpreter) {
   expect_same(slurp(source_path("examples/mandelbrot.strata")));
   // Rows not a multiple of any vector width, one narrower than a vector, and empty.
   expect_same(mandelbrot(13, 67));
+  // Rows ending inside a group (a masked last group) or just after one.
+  for (int cols : {17, 20, 36, 100, 129})
+    expect_same(mandelbrot(3, cols));
   expect_same(mandelbrot(5, 3));
   expect_same(mandelbrot(40, 1, 1000));
   expect_same(mandelbrot(0, 16));
