@@ -14,7 +14,7 @@
 // integer type, + * on a float type) take a faster path: the element function
 // runs on kBatch consecutive elements at a time (contiguous reads), lane l of
 // a chunk accumulates elements l, l+kBatch, l+2*kBatch, ... in a typed loop,
-// and the kBatch lanes are combined by the same fixed pairwise tree.
+// and the kBatch lanes are combined by a fixed tree of halves.
 #include "tbb/combiner.h"
 #include "tbb/fold_native.h"
 #include "tbb/kernels.h"

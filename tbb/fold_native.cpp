@@ -28,12 +28,14 @@ T fold_lanes(Runtime& rt, const ScalarFunction& elem, const Shape& shape, int64_
       for (int i = 0; i < count; ++i)
         acc[i] = op(acc[i], r[i]);
   }
+  // A fixed tree that depends on `used` only: the upper half of the lanes
+  // folds into the lower half, level by level (one vectorised loop per level;
+  // the operation is commutative and associative, so any fixed tree will do).
   for (int count = used; count > 1;) {
-    int pairs = count / 2;
-    for (int i = 0; i < pairs; ++i)
-      acc[i] = op(acc[2 * i], acc[2 * i + 1]);
-    if (count % 2) acc[pairs] = acc[count - 1];
-    count = pairs + count % 2;
+    int half = count / 2, rest = count - half; // an odd middle lane waits a level
+    for (int i = 0; i < half; ++i)
+      acc[i] = op(acc[i], acc[rest + i]);
+    count = rest;
   }
   return acc[0];
 }

@@ -6,7 +6,7 @@
 // LANGUAGE.md, commutative exactly). Such a fold may give lane l of a chunk
 // the elements l, l+kBatch, l+2*kBatch, ...: the element function then runs
 // on kBatch consecutive elements at once (contiguous reads) and each step is one typed
-// loop with no combiner code. The lanes are combined by a fixed pairwise tree,
+// loop with no combiner code. The lanes are combined by a fixed tree (halves),
 // so the result depends on the chunk length only, never on the threads.
 #pragma once
 

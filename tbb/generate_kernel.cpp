@@ -14,6 +14,7 @@ void compute(Runtime& rt, const Delayed& d, const Shape& sh, Array& out) {
     for (int64_t b = begin; b < end; ++b) {
       int64_t start = b * kBatch;
       int count = int(std::min<int64_t>(kBatch, out.size() - start));
+      write_in_place(fn, frame, out, start);
       run_batch(fn, frame, sh, start, count);
       store_lanes(frame, fn.result().regs, out, start, count);
     }

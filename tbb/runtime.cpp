@@ -105,9 +105,17 @@ void copy_lanes(Frame& a, const std::vector<int>& from, Frame& b, const std::vec
 void store_lanes(Frame& f, const std::vector<int>& regs, Array& out, int64_t start, int count) {
   for (size_t l = 0; l < regs.size(); ++l) {
     size_t size = scalar_size(out.leaf_kind(l));
-    std::memcpy(out.leaf(l).data() + size_t(start) * size, f.reg<std::byte>(regs[l]),
-                size_t(count) * size);
+    std::byte* to = out.leaf(l).data() + size_t(start) * size;
+    if (f.reg<std::byte>(regs[l]) != to) // computed in place (write_in_place)
+      std::memcpy(to, f.reg<std::byte>(regs[l]), size_t(count) * size);
   }
+}
+
+void write_in_place(const ScalarFunction& fn, Frame& f, Array& out, int64_t start) {
+  const std::vector<int>& regs = fn.result().regs;
+  for (size_t l = 0; l < regs.size(); ++l)
+    if (fn.result_in_place()[l])
+      f.alias(regs[l], out.leaf(l).data() + size_t(start) * scalar_size(out.leaf_kind(l)));
 }
 
 bool fill_indices(Frame& f, const std::vector<int>& regs, const Shape& sh, int64_t start,

@@ -76,8 +76,12 @@ Leaves read_lane(Frame& f, const Operand& op, int lane);
 // never copy more than its lanes).
 void copy_lanes(Frame& a, const std::vector<int>& from, Frame& b, const std::vector<int>& to,
                 const std::vector<size_t>& sizes, int count);
-// Lanes 0..count-1 of `regs` -> elements start..start+count-1 of `out`.
+// Lanes 0..count-1 of `regs` -> elements start..start+count-1 of `out`
+// (nothing to copy for a register that already points there).
 void store_lanes(Frame& f, const std::vector<int>& regs, Array& out, int64_t start, int count);
+// Points the result registers that allow it (ScalarFunction::result_in_place)
+// at elements start... of `out`, so the next run computes them in place.
+void write_in_place(const ScalarFunction& fn, Frame& f, Array& out, int64_t start);
 // The row-major indices start..start+count-1 of `sh` into index registers;
 // returns whether they lie within one row (the innermost dimension).
 bool fill_indices(Frame& f, const std::vector<int>& regs, const Shape& sh, int64_t start,

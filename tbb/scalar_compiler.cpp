@@ -120,6 +120,10 @@ public:
     // A stencil's centre is used by its window reads only; any other
     // function's index parameter must be used by reads at it and nothing else.
     fn_.lazy_index_ = !fn_.params_.empty() && param_uses_ == param_reads_ && !aliases;
+    const std::vector<int>& res = fn_.result_.regs;
+    for (int r : res)
+      fn_.result_in_place_.push_back(computed_regs_.count(r) > 0 &&
+                                     std::count(res.begin(), res.end(), r) == 1);
   }
 
 private:
@@ -130,10 +134,19 @@ private:
   std::vector<int> center_;     // stencil: the index of the element being computed
   Operand boundary_value_;      // stencil: the `constant` boundary value
   std::set<int> constant_regs_; // registers written once per frame (literals)
+  std::set<int> computed_regs_; // see computed()
   int param_uses_ = 0;          // references to the first parameter
   int param_reads_ = 0;         // of which reads at exactly it (`(! xs i)`)
 
   int new_reg() { return fn_.registers_++; }
+
+  // Registers that only instructions of the function's code write, every
+  // selected lane of every run (results of primitives, casts, if, while and
+  // copies): such a result register may point at the kernel's output.
+  Operand computed(Operand o) {
+    computed_regs_.insert(o.regs.begin(), o.regs.end());
+    return o;
+  }
 
   static bool shares_register(const std::vector<int>& a, const std::vector<int>& b) {
     for (int r : a)
@@ -156,7 +169,7 @@ private:
   }
 
   Operand fresh_copy(const Operand& from, Code& code) {
-    Operand to = fresh(from.type);
+    Operand to = computed(fresh(from.type));
     copy(code, from, to);
     return to;
   }
@@ -214,7 +227,7 @@ private:
     auto then_code = std::make_shared<Code>(), else_code = std::make_shared<Code>();
     Operand t = exp(*i.then_branch, *then_code);
     Operand f = exp(*i.else_branch, *else_code);
-    Operand out = fresh(e.type);
+    Operand out = computed(fresh(e.type));
     copy(*then_code, t, out);
     copy(*else_code, f, out);
     code.instrs.push_back(branch(cond.regs[0], then_code, else_code));
@@ -262,7 +275,7 @@ private:
 
   Operand form(const ex::Cast& c, const Exp& e, Code& code) {
     Operand a = exp(*c.arg, code);
-    Operand out = fresh(e.type);
+    Operand out = computed(fresh(e.type));
     code.instrs.push_back(cast_instr(a.type.scalar_kind(), c.target, a.regs[0], out.regs[0]));
     return out;
   }
@@ -271,7 +284,7 @@ private:
   // state := step(state); lanes leave the loop one by one.
   Operand form(const ex::While& w, const Exp& e, Code& code) {
     Operand init = exp(*w.init, code);
-    Operand state = fresh(e.type);
+    Operand state = computed(fresh(e.type));
     copy(code, init, state);
     auto cond_code = std::make_shared<Code>(), step_code = std::make_shared<Code>();
     env_.emplace_back(w.cond.params[0].name, state);
@@ -489,7 +502,7 @@ private:
     if (p.op == Prim::And || p.op == Prim::Or) return short_circuit(p, e, code);
     Operand a = exp(*p.args[0], code);
     Operand b = p.args.size() > 1 ? exp(*p.args[1], code) : a;
-    Operand out = fresh(e.type);
+    Operand out = computed(fresh(e.type));
     unsigned constants = (constant_regs_.count(a.regs[0]) ? kFirstConstant : kNoConstant) |
                          (constant_regs_.count(b.regs[0]) ? kSecondConstant : kNoConstant);
     code.instrs.push_back(prim_instr(p.op, a.type.scalar_kind(), a.regs[0], b.regs[0], out.regs[0],
@@ -500,7 +513,7 @@ private:
   // (and a b) = (if a b false); (or a b) = (if a true b).
   Operand short_circuit(const ex::PrimApp& p, const Exp& e, Code& code) {
     Operand a = exp(*p.args[0], code);
-    Operand out = fresh(e.type);
+    Operand out = computed(fresh(e.type));
     auto rhs = std::make_shared<Code>(), fixed = std::make_shared<Code>();
     copy(*rhs, exp(*p.args[1], *rhs), out);
     copy(*fixed, constant(Scalar::make(p.op == Prim::Or)), out);

@@ -44,6 +44,10 @@ public:
   // windows), which in an index run need only its first and last lanes
   // (Frame::defer_index).
   bool lazy_index() const { return lazy_index_; }
+  // Per result leaf: its register is written by this function's own
+  // instructions on every selected lane and by nothing else, so a kernel may
+  // point it at its output (Frame::alias) and skip the copy (store_lanes).
+  const std::vector<bool>& result_in_place() const { return result_in_place_; }
   // Writes constants and run constants; call once per frame, after binding arrays.
   void prepare(Frame& f) const { init_.run(f, Selection::dense(f.lanes())); }
   void run(Frame& f, const Selection& s) const { code_.run(f, s); }
@@ -52,6 +56,7 @@ private:
   friend class ScalarCompiler;
   int registers_ = 0;
   bool lazy_index_ = false;
+  std::vector<bool> result_in_place_;
   std::vector<Operand> params_;
   Operand result_;
   Code init_, code_;

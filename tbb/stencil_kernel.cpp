@@ -62,6 +62,7 @@ void run_stencil(Runtime& rt, const Kernel& k, const kn::Stencil& s) {
         const ScalarFunction& fn = run.inside ? inner : border;
         Frame& frame = run.inside ? fi : fb;
         int count = int(run.end - p);
+        write_in_place(fn, frame, out, p);
         run_batch(fn, frame, sh, p, count);
         store_lanes(frame, fn.result().regs, out, p, count);
         p = run.end;

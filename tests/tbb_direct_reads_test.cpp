@@ -131,6 +131,25 @@ TEST(TbbDirectReads, ConstantOperandsOnEitherSideAndUnderBranches) {
   }
 }
 
+// Results written straight into the output (ScalarFunction::result_in_place):
+// primitives, casts, if and while results; not literals, indices, reads or a
+// register that is two leaves at once.
+TEST(TbbDirectReads, ResultsComputedInPlaceOrCopied) {
+  for (int64_t n : kSizes) {
+    Array xs = ramp<int32_t>(n);
+    for (std::string body :
+         {"(+ (! xs i) 1i32)", "(cast f64 (! xs i))", "(if (> (! xs i) 0i32) (! xs i) 7i32)",
+          "(while (lambda ((v i32)) (< v 100i32)) (lambda ((v i32)) (+ v 13i32)) (! xs i))",
+          "(let ((y (* (! xs i) 2i32))) (tuple y y (! xs i) 5i32 i))", "3i32", "(! xs i)"})
+      expect_same("(program ((xs (array i32 1))) (generate (shape xs) (lambda ((i (ix 1))) " +
+                      body + ")))",
+                  {xs});
+    expect_same("(program ((xs (array i32 2))) (stencil (1 3) wrap"
+                "  (lambda ((w (window i32 2))) (- (at w 0 1) (at w 0 -1))) xs))",
+                {ramp<int32_t>(n, {1, n})});
+  }
+}
+
 // The register of a read at the index points into the array: nothing is
 // copied, and the index is written only in its first and last lanes.
 TEST(TbbDirectReads, AReadAtTheIndexPointsIntoTheArray) {
@@ -148,6 +167,21 @@ TEST(TbbDirectReads, AReadAtTheIndexPointsIntoTheArray) {
   tbbe::run_batch(fn, frame, sh, kBatch, kBatch);
   EXPECT_EQ(frame.reg<float>(fn.result().regs[0]), xs.leaf_data<float>(0) + kBatch);
   EXPECT_FALSE(frame.index_run()); // the marks last for one run only
+
+  // A computed result pointed at the output is written there, not copied.
+  Program q = parse_and_check("(program ((xs (array f32 1)))"
+                              "  (generate (shape xs) (lambda ((i (ix 1))) (* (! xs i) 2f32))))");
+  tbbe::ScalarFunction twice =
+      tbbe::compile_function(std::get<ac::Generate>(q.body->node).f, scope);
+  ASSERT_EQ(twice.result_in_place(), std::vector<bool>{true});
+  EXPECT_EQ(fn.result_in_place(), std::vector<bool>{false}); // a read: copied
+  tbbe::Frame frame2(twice.registers(), table);
+  twice.prepare(frame2);
+  Array out = Array::allocate(xs.elem_type(), xs.shape());
+  tbbe::write_in_place(twice, frame2, out, kBatch);
+  tbbe::run_batch(twice, frame2, sh, kBatch, kBatch);
+  for (int64_t i = 0; i < kBatch; ++i)
+    ASSERT_EQ(out.leaf_data<float>(0)[kBatch + i], 2 * xs.leaf_data<float>(0)[kBatch + i]);
 }
 
 } // namespace
