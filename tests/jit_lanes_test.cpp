@@ -141,6 +141,15 @@ TEST(JitLanes, TripCountsDifferPerLane) {
               " (let ((n (+ (+ (* (proj 0 i) 1000) (* (proj 1 i) 37)) (+ (proj 2 i) 1))))"
               "  " +
               collatz_step + "))))");
+  // A `while` in a `while`'s step: the inner one runs in the lanes whose outer
+  // loop still runs, for a trip count of its own (ceil(sqrt(k))).
+  expect_same("(program () (generate (ix 2 45) (lambda ((i (ix 2)))"
+              " (proj 1 (while (lambda ((s (tuple i64 i64))) (< (proj 0 s) (proj 1 i)))"
+              "  (lambda ((s (tuple i64 i64)))"
+              "   (tuple (+ (proj 0 s) 1)"
+              "          (+ (proj 1 s) (while (lambda ((t i64)) (< (* t t) (proj 0 s)))"
+              "                               (lambda ((t i64)) (+ t 1)) (proj 0 i)))))"
+              "  (tuple 0 0))))))");
   // Lanes taking either side of an `if`, each side a `while` of its own.
   expect_same("(program () (generate (ix 4 29) (lambda ((i (ix 2)))"
               " (let ((j (+ (* (proj 0 i) 29) (proj 1 i))))"
