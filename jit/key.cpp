@@ -10,9 +10,9 @@ namespace {
 
 // ABI of the generated entry points (jit/abi.h) and of their aux slots: bump
 // it whenever generated code changes meaning for the same kernel text, or
-// changes enough that cached objects should not be reused (6, 7: the lane path of
+// changes enough that cached objects should not be reused (6-8: the lane path of
 // generates with a `while`, jit/lane_codegen.h).
-constexpr const char* kCodegenVersion = "jit-codegen-7";
+constexpr const char* kCodegenVersion = "jit-codegen-8";
 
 class Text {
 public:

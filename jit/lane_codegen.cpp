@@ -12,15 +12,18 @@
 // of the lanes that take it, and select; `while` loops while any lane of its
 // mask is still running and replaces the state of running lanes only. No value
 // here is poison (shifts are masked, float -> int casts saturate, divisors are
-// never 0 or -1), so lanes that compute garbage under a false mask are
-// harmless, and the forms that could fail a check never get here
-// (lane_width).
+// never 0 or -1, gathers give 0 in inactive lanes), so lanes that compute
+// garbage under a false mask are harmless. Reads load only active lanes
+// (masked gathers); checked, an active lane out of range sends the group to
+// the scalar path before anything of it is stored (Lanes::bails). Other forms
+// that could fail a check never get here (Safety, lane_plan).
 #include "jit/lane_codegen.h"
 
 #include <algorithm>
 #include <cstring>
 
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/MDBuilder.h>
 #include <llvm/TargetParser/Host.h>
 
 #include "core/overload.h"
@@ -79,9 +82,12 @@ struct Safety {
   void form(const ex::ShapeOf&) {}
   void form(const ex::SizeOf&) {}
   void form(const ex::The&) {}
-  // Can fail a check (index out of range): the scalar path.
-  void form(const ex::Read&) { ok = false; }
-  void form(const ex::LinearRead&) { ok = false; }
+  // Reads: masked gathers. Checked, a group in which an active lane's index
+  // is out of range is run again on the scalar path (lane_row), which raises
+  // the error.
+  void form(const ex::Read& r) { exp(*r.index); }
+  void form(const ex::LinearRead& r) { exp(*r.index); }
+  // Can fail a check: the scalar path.
   void form(const ex::ToIndex& t) { // unchecked: arithmetic only
     if (checked) ok = false;
     exp(*t.shape);
@@ -155,6 +161,10 @@ public:
   }
 
   Value* all_lanes() { return splat(b_.getTrue()); }
+
+  // Blocks, left open, that must run the group again on the scalar path (an
+  // active lane failed a check there).
+  std::vector<llvm::BasicBlock*> bails;
 
 private:
   FnBuilder& f_;
@@ -373,8 +383,58 @@ private:
     return {pos};
   }
 
-  Val form(const ex::Read&, const Exp& e) { return unsafe(e); }
-  Val form(const ex::LinearRead&, const Exp& e) { return unsafe(e); }
+  // Leaves the lane code for the scalar path (a bail block) when `bad` holds
+  // in an active lane.
+  void bail_if(Value* bad) {
+    llvm::BasicBlock* bail = llvm::BasicBlock::Create(ctx_, "lanes_bail", f_.fn);
+    llvm::BasicBlock* ok = llvm::BasicBlock::Create(ctx_, "lanes_ok", f_.fn);
+    llvm::MDBuilder md(ctx_);
+    b_.CreateCondBr(b_.CreateOrReduce(b_.CreateAnd(mask_, bad)), bail, ok,
+                    md.createBranchWeights(1, 1 << 20));
+    bails.push_back(bail);
+    b_.SetInsertPoint(ok);
+  }
+
+  // Element `pos` (<W x i64>) of `array` in the active lanes, zero in the
+  // others (never loaded: their positions may be anything).
+  Val gather(int array, const Type& elem, Value* pos) {
+    Val out;
+    std::vector<ScalarKind> kinds = elem.leaves();
+    for (size_t l = 0; l < kinds.size(); ++l) {
+      llvm::Type* mt = mem_type(ctx_, kinds[l]);
+      llvm::Type* vt = llvm::FixedVectorType::get(mt, w_);
+      Value* ptrs = b_.CreateGEP(mt, f_.leaf_ptr(array, l), pos);
+      Value* v = b_.CreateMaskedGather(vt, ptrs, llvm::Align(scalar_size(kinds[l])), mask_,
+                                       llvm::Constant::getNullValue(vt));
+      out.push_back(
+          kinds[l] == ScalarKind::Bool ? b_.CreateICmpNE(v, llvm::Constant::getNullValue(vt)) : v);
+    }
+    return out;
+  }
+
+  Val form(const ex::Read& r, const Exp&) {
+    int id = f_.array_id(*r.array);
+    const Type& t = f_.graph.arrays[size_t(id)].type;
+    Val ix = exp(*r.index);
+    Val sh = splat_all(f_.shape(id, t.rank()));
+    if (f_.checked && !ix.empty()) {
+      Value* bad = splat(b_.getFalse());
+      for (size_t k = 0; k < ix.size(); ++k)
+        bad = b_.CreateOr(bad, b_.CreateICmpUGE(ix[k], sh[k])); // negative: huge unsigned
+      bail_if(bad);
+    }
+    Value* pos = splat(f_.i64(0));
+    for (size_t d = 0; d < ix.size(); ++d)
+      pos = b_.CreateAdd(b_.CreateMul(pos, sh[d]), ix[d]);
+    return gather(id, t.elem(), pos);
+  }
+
+  Val form(const ex::LinearRead& r, const Exp&) {
+    int id = f_.array_id(*r.array);
+    Value* i = exp(*r.index)[0];
+    if (f_.checked) bail_if(b_.CreateICmpUGE(i, splat(f_.size(id))));
+    return gather(id, f_.graph.arrays[size_t(id)].type.elem(), i);
+  }
   Val form(const ex::FromIndex&, const Exp& e) { return unsafe(e); }
   Val form(const ex::At&, const Exp& e) { return unsafe(e); }
 
@@ -407,7 +467,7 @@ private:
       return sg ? b_.CreateICmpSLT(x, y) : b_.CreateICmpULT(x, y);
     };
     auto int_c = [&](int64_t v) { return llvm::ConstantInt::get(t, uint64_t(v), true); };
-    // Unchecked integer division only (lane_width): the divisor replaced by 1
+    // Unchecked integer division only (lane_plan): the divisor replaced by 1
     // where it is 0 or -1, the -1 case computed apart, as the scalar code.
     auto divide = [&](bool want_rem) -> Value* {
       Value* is0 = b_.CreateICmpEQ(c, int_c(0));
@@ -588,9 +648,17 @@ void lane_row(FnBuilder& f, const Lambda& elem, const Type& type, int target, co
   j->addIncoming(next, latch);
   leave_alone(f.ctx, b.CreateCondBr(b.CreateICmpSGE(b.CreateSub(j1, next), min_group), loop, exit));
   b.SetInsertPoint(exit);
-  llvm::PHINode* rest = b.CreatePHI(b.getInt64Ty(), 2);
+  llvm::PHINode* rest = b.CreatePHI(b.getInt64Ty(), 2 + unsigned(lanes.bails.size()));
   rest->addIncoming(j0, pre);
   rest->addIncoming(next, latch);
+  // A check failed in an active lane: the scalar code from the group's first
+  // element on, which fails the same check (or an earlier one) at the same
+  // element (or an earlier one) and raises the interpreter's error. Nothing
+  // of the group was stored yet.
+  for (llvm::BasicBlock* bail : lanes.bails) {
+    llvm::IRBuilder<>(bail).CreateBr(exit);
+    rest->addIncoming(j, bail);
+  }
   // Fewer than one register's worth left: one at a time (none when the last
   // group went past the end).
   f.for_range(rest, j1, scalar, false);

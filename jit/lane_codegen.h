@@ -7,11 +7,13 @@
 // order as the scalar code (jit/scalar_codegen.cpp, jit/prim_codegen.cpp).
 //
 // Only lane-safe element functions take it: every form is one this file
-// supports and none can fail a check (reads, checked integer division,
-// to-index / from-index: the scalar path then). Both sides of `if`, `and` and
-// `or` are evaluated and selected, each under the mask of the lanes that take
-// it, so a `while` in an untaken side does not run. Used by
-// jit/kernel_codegen.cpp only.
+// supports, and the only checks are those of reads (checked integer division,
+// to-index / from-index: the scalar path then). Reads are masked gathers; a
+// group in which an active lane's read is out of range runs again on the
+// scalar path, which raises the error. Both sides of `if`, `and` and `or` are
+// evaluated and selected, each under the mask of the lanes that take it, so a
+// `while` in an untaken side does not run. Used by jit/kernel_codegen.cpp
+// only.
 #pragma once
 
 #include <functional>
