@@ -1,6 +1,7 @@
 #include "jit/backend.h"
 
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <mutex>
 #include <unordered_map>
@@ -24,6 +25,7 @@
 
 #include "cache/kernel_cache.h"
 #include "core/error.h"
+#include "jit/kernel_meta.h"
 #include "jit/llvm_module.h"
 
 namespace strata::jit {
@@ -126,9 +128,13 @@ struct Backend {
   llvm::orc::JITTargetMachineBuilder jtmb;
   std::string target;
   bool o3 = false; // STRATA_JIT_PIPELINE=O3: LLVM's O3 pipeline and options (comparisons)
-  std::unordered_map<std::string, std::vector<EntryFn>> loaded; // key -> entries
+  struct Loaded {
+    std::vector<EntryFn> entries;
+    std::string meta; // jit/kernel_meta.h
+  };
+  std::unordered_map<std::string, Loaded> loaded; // key -> entries
   cache::DiskCache disk;
-  std::atomic<uint64_t> compiled{0}, disk_loads{0}, memory_hits{0};
+  std::atomic<uint64_t> compiled{0}, disk_loads{0}, memory_hits{0}, ir_built{0};
 
   explicit Backend(llvm::orc::JITTargetMachineBuilder b)
       : jtmb(std::move(b)), disk("jit", cache::disk_options_from_environment()) {
@@ -221,7 +227,7 @@ struct Backend {
     return std::vector<char>(buffer.begin(), buffer.end());
   }
 
-  std::vector<EntryFn> add(const std::vector<char>& object, const KernelCode& code) {
+  std::vector<EntryFn> add(std::span<const char> object, const KernelCode& code) {
     auto buffer = llvm::MemoryBuffer::getMemBufferCopy(
         llvm::StringRef(object.data(), object.size()), code.prefix);
     if (llvm::Error e = jit->addObjectFile(std::move(buffer)))
@@ -245,34 +251,75 @@ std::string target_description() {
   return Backend::get().target;
 }
 
-LoadedKernel load_kernel(const std::string& key, KernelCode& code) {
+// The IR of `source`, counted; the time it took goes to `out.codegen_ms`.
+static KernelCode build(Backend& be, const KernelSource& source, LoadedKernel& out) {
+  auto t0 = std::chrono::steady_clock::now();
+  KernelCode code = source.build();
+  ++be.ir_built;
+  out.codegen_ms +=
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return code;
+}
+
+// The code description of a hit from its stored metadata, or (Unbound) from
+// the kernel's IR; false when the metadata is corrupt.
+static bool describe_hit(Backend& be, const std::string& key, std::string_view meta,
+                         const KernelSource& source, LoadedKernel& out) {
+  switch (decode_kernel_meta(meta, source.graph, source.kernel, source.temp_id, symbol_prefix(key),
+                             out.code)) {
+  case MetaResult::Ok: return true;
+  case MetaResult::Corrupt: return false;
+  case MetaResult::Unbound:
+    out.code = build(be, source, out);
+    out.code.module.reset();
+    out.cache = " (IR built for the site table)";
+    return true;
+  }
+  return false;
+}
+
+LoadedKernel load_kernel(const std::string& key, const KernelSource& source) {
   Backend& be = Backend::get();
   std::lock_guard lock(be.mutex);
   LoadedKernel out;
   auto it = be.loaded.find(key);
   if (it != be.loaded.end()) {
+    // Written by this process, so not corrupt; still, never trust it blindly.
+    if (!describe_hit(be, key, it->second.meta, source, out)) {
+      out.code = build(be, source, out);
+      out.code.module.reset();
+      out.cache = " (IR built for the site table)";
+    }
     ++be.memory_hits;
-    out.entries = it->second;
-    out.cache = "hit (memory)";
-    code.module.reset();
+    out.entries = it->second.entries;
+    out.cache = "hit (memory)" + out.cache;
     return out;
   }
   std::string why;
   cache::Key k{key};
-  if (std::optional<std::vector<char>> object = be.disk.load(k, why)) {
-    out.entries = be.add(*object, code);
-    ++be.disk_loads;
-    out.cache = "hit (disk)";
-    be.loaded[key] = out.entries;
-    code.module.reset();
-    return out;
+  if (std::optional<std::vector<char>> payload = be.disk.load(k, why)) {
+    std::string_view meta;
+    std::span<const char> object;
+    if (unpack_entry(*payload, meta, object) && describe_hit(be, key, meta, source, out)) {
+      out.entries = be.add(object, out.code);
+      ++be.disk_loads;
+      out.cache = "hit (disk)" + out.cache;
+      be.loaded[key] = Backend::Loaded{out.entries, std::string(meta)};
+      return out;
+    }
+    // Never run: recompiled, and the entry replaced below.
+    why = "corrupt entry (metadata)";
+    out = LoadedKernel{};
   }
+  KernelCode code = build(be, source, out);
   std::vector<char> object = be.compile(*code.module->module);
   code.module.reset();
+  std::string meta = encode_kernel_meta(source.graph, source.kernel, code);
   out.entries = be.add(object, code);
+  out.code = std::move(code);
   ++be.compiled;
-  be.disk.store(k, object);
-  be.loaded[key] = out.entries;
+  be.disk.store(k, pack_entry(meta, object));
+  be.loaded[key] = Backend::Loaded{out.entries, std::move(meta)};
   out.cache = "miss: " + why;
   return out;
 }
@@ -290,7 +337,8 @@ std::string optimised_ir(KernelCode& code) {
 
 BackendCounters backend_counters() {
   Backend& be = Backend::get();
-  return BackendCounters{be.compiled.load(), be.disk_loads.load(), be.memory_hits.load()};
+  return BackendCounters{be.compiled.load(), be.disk_loads.load(), be.memory_hits.load(),
+                         be.ir_built.load()};
 }
 
 } // namespace strata::jit

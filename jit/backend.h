@@ -1,10 +1,11 @@
 // The LLVM side of the jit engine: one process-wide ORC LLJIT for the host
 // CPU, the kernels' pass pipeline, object emission, and the kernel cache in
-// memory (and on disk, jit/disk.h). The only file that includes the ORC and PassBuilder
-// headers is backend.cpp.
+// memory and on disk (cache/kernel_cache.h, entries laid out by jit/kernel_meta.h). The only file
+// that includes the ORC and PassBuilder headers is backend.cpp.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -13,15 +14,31 @@
 
 namespace strata::jit {
 
-struct LoadedKernel {
-  std::vector<EntryFn> entries; // by entry index
-  std::string cache;            // "hit (memory)", "hit (disk)", "miss: <why>"
+// A kernel to load: kernel `kernel` of `graph` (temporary array `temp_id`),
+// and how to build its LLVM IR (generate_kernel_code with prefix
+// symbol_prefix(key)) when the caches do not have it.
+struct KernelSource {
+  const KernelGraph& graph;
+  const Kernel& kernel;
+  int temp_id = -1;
+  std::function<KernelCode()> build;
 };
 
-// The entry points of `code` (built with prefix symbol_prefix(key)): from the
-// in-memory cache when this process already has them, else from the disk
-// cache, else optimised and compiled (then stored in both). Thread-safe.
-LoadedKernel load_kernel(const std::string& key, KernelCode& code);
+struct LoadedKernel {
+  std::vector<EntryFn> entries; // by entry index
+  KernelCode code;              // without module
+  // "hit (memory)", "hit (disk)", "miss: <why>"; a hit whose stored site
+  // table cannot be tied to this kernel's expressions (jit/kernel_meta.h
+  // Unbound) says "... (IR built for the site table)".
+  std::string cache;
+  double codegen_ms = 0; // building IR (none on a hit)
+};
+
+// The entry points and code description of a kernel: from the in-memory
+// cache when this process already has them, else from the disk cache (object
+// and jit/kernel_meta.h metadata: no IR is built), else built, optimised and
+// compiled (then stored in both). Thread-safe.
+LoadedKernel load_kernel(const std::string& key, const KernelSource& source);
 
 // The module of `code` after the pass pipeline every kernel goes through, as
 // LLVM IR text (tests check what the vectoriser did); nothing is loaded.
@@ -34,11 +51,13 @@ std::string symbol_prefix(const std::string& key);
 // CPU name and features, pipeline options (part of every key).
 std::string target_description();
 
-// Counters (tests): kernels compiled by LLVM, and loaded from disk, in this process.
+// Counters (tests): kernels compiled by LLVM, loaded from disk, found in
+// memory, and LLVM modules built (KernelSource::build) by load_kernel, in this process.
 struct BackendCounters {
   uint64_t compiled = 0;
   uint64_t disk_loads = 0;
   uint64_t memory_hits = 0;
+  uint64_t ir_built = 0;
 };
 BackendCounters backend_counters();
 

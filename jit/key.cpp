@@ -4,6 +4,7 @@
 #include "core/overload.h"
 #include "core/printer.h"
 #include "core/version.h"
+#include "jit/kernel_meta.h"
 
 namespace strata::jit {
 namespace {
@@ -92,6 +93,7 @@ std::string kernel_text(const KernelGraph& g, const Kernel& k, int temp_id) {
 std::string kernel_key(const std::string& text, bool checked, const std::string& target) {
   return cache::KeyBuilder()
       .add(kCodegenVersion)
+      .add("jit-entry-" + std::to_string(kKernelMetaVersion))
       .add(version())
       .add(target)
       .add(checked ? "checked" : "unchecked")

@@ -52,6 +52,7 @@ Val FnBuilder::prim(const ex::PrimApp& p, const Exp& e) {
       Site s{Site::Kind::DivisionByZero, e.loc};
       s.op = p.op;
       s.operand = k;
+      describe_site(s, e, graph);
       fail_if(is0, s, {a, c});
     }
     if (!sg) {

@@ -198,14 +198,6 @@ template <> Val FnBuilder::form(const ex::The& t, const Exp&) {
   return load_elem(id, graph.arrays[size_t(id)].type.elem(), i64(0));
 }
 
-namespace {
-// The program's name for an array when it has one (`xs`), as the interpreter says.
-std::string array_name(const KernelGraph& g, int id) {
-  const ManifestArray& a = g.arrays[size_t(id)];
-  return a.source_name.empty() ? a.name : a.source_name;
-}
-} // namespace
-
 template <> Val FnBuilder::form(const ex::Read& r, const Exp& e) {
   int id = array_id(*r.array);
   const Type& t = graph.arrays[size_t(id)].type;
@@ -216,10 +208,9 @@ template <> Val FnBuilder::form(const ex::Read& r, const Exp& e) {
     for (size_t k = 0; k < ix.size(); ++k)
       bad = b.CreateOr(bad, b.CreateICmpUGE(ix[k], sh[k])); // negative: huge unsigned
     Site s{Site::Kind::Read, e.loc};
-    s.name = r.origin.empty() ? "!" : r.origin;
-    s.array = array_name(graph, id);
     s.array_id = id;
     s.rank = int(ix.size());
+    describe_site(s, e, graph);
     fail_if(bad, s, ix);
   }
   return load_elem(id, t.elem(), to_linear(sh, ix));
@@ -230,9 +221,8 @@ template <> Val FnBuilder::form(const ex::LinearRead& r, const Exp& e) {
   Value* i = exp(*r.index)[0];
   if (checked) {
     Site s{Site::Kind::LinearRead, e.loc};
-    s.name = r.origin.empty() ? "!!" : r.origin;
-    s.array = array_name(graph, id);
     s.array_id = id;
+    describe_site(s, e, graph);
     fail_if(b.CreateICmpUGE(i, size(id)), s, {i});
   }
   return load_elem(id, graph.arrays[size_t(id)].type.elem(), i);
@@ -246,8 +236,8 @@ template <> Val FnBuilder::form(const ex::ToIndex& t, const Exp& e) {
       bad = b.CreateOr(bad,
                        b.CreateOr(b.CreateICmpSLT(ix[k], i64(0)), b.CreateICmpSGE(ix[k], sh[k])));
     Site s{Site::Kind::ToIndex, e.loc};
-    s.name = t.origin.empty() ? "to-index" : t.origin;
     s.rank = int(ix.size());
+    describe_site(s, e, graph);
     if (s.rank > kPayloadSlots / 2)
       throw Error(ErrorKind::Type, e.loc, "jit: to-index of rank above 8 is not supported");
     Val payload = sh;
@@ -266,6 +256,7 @@ template <> Val FnBuilder::form(const ex::FromIndex& f, const Exp& e) {
       total = b.CreateMul(total, x);
     Site s{Site::Kind::FromIndex, e.loc};
     s.rank = int(sh.size());
+    describe_site(s, e, graph);
     if (s.rank >= kPayloadSlots)
       throw Error(ErrorKind::Type, e.loc, "jit: from-index of rank above 15 is not supported");
     Val payload{i};

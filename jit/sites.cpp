@@ -11,7 +11,50 @@ Index slots(const JitError& e, int first, int count) {
   return Index(e.payload + first, e.payload + first + count);
 }
 
+// The program's name for an array when it has one (`xs`), as the interpreter says.
+std::string array_name(const KernelGraph& g, int id) {
+  const ManifestArray& a = g.arrays[size_t(id)];
+  return a.source_name.empty() ? a.name : a.source_name;
+}
+
 } // namespace
+
+bool describe_site(Site& s, const Exp& e, const KernelGraph& g) {
+  s.exp = &e;
+  s.loc = e.loc;
+  auto array = [&] {
+    if (s.array_id < 0 || size_t(s.array_id) >= g.arrays.size()) return false;
+    s.array = array_name(g, s.array_id);
+    return true;
+  };
+  switch (s.kind) {
+  case Site::Kind::DivisionByZero: {
+    const auto* p = std::get_if<ex::PrimApp>(&e.node);
+    return p && p->op == s.op;
+  }
+  case Site::Kind::Read: {
+    const auto* r = std::get_if<ex::Read>(&e.node);
+    if (!r) return false;
+    s.name = r->origin.empty() ? "!" : r->origin;
+    return array();
+  }
+  case Site::Kind::LinearRead: {
+    const auto* r = std::get_if<ex::LinearRead>(&e.node);
+    if (!r) return false;
+    s.name = r->origin.empty() ? "!!" : r->origin;
+    return array();
+  }
+  case Site::Kind::ToIndex: {
+    const auto* t = std::get_if<ex::ToIndex>(&e.node);
+    if (!t) return false;
+    s.name = t->origin.empty() ? "to-index" : t->origin;
+    return true;
+  }
+  case Site::Kind::FromIndex: return std::holds_alternative<ex::FromIndex>(e.node);
+  case Site::Kind::PermuteTarget: return false;
+  }
+  return false;
+}
 
 Error decode_error(const Site& s, const JitError& e, const std::function<Shape(int)>& shape_of) {
   switch (s.kind) {
