@@ -12,9 +12,9 @@
 // Long rows folded by a recognised commutative operation (tbb/fold_native.h:
 // `(op a b)` of the two parameters, op + * min max band bor bxor on an
 // integer type, + * on a float type) take a faster path: the element function
-// runs on kBatch consecutive elements at a time (contiguous reads), lane l of
-// a chunk accumulates elements l, l+kBatch, l+2*kBatch, ... in a typed loop,
-// and the kBatch lanes are combined by a fixed tree of halves.
+// runs on kBatch consecutive elements at a time (read in place), accumulator
+// lane l of a chunk takes elements l, l+L, l+2L, ... (tbb/fold_native.h), and
+// the lanes are combined by a fixed tree of halves.
 #include "tbb/combiner.h"
 #include "tbb/fold_native.h"
 #include "tbb/kernels.h"

@@ -10,31 +10,57 @@ bool is_var(const ExpPtr& e, const std::string& name) {
   return v && v->name == name;
 }
 
+// Folds the consecutive elements r[0..n) (n a multiple of L) into the L
+// accumulators, element i into lane i mod L. The accumulators are copied into
+// a local array indexed by constants only, which the compiler keeps in vector
+// registers: one load and one combine per element, no store.
+template <int L, class T, class O> void accumulate_blocks(T* acc, const T* r, int n, O op) {
+  T v[L];
+#pragma GCC unroll 128
+  for (int k = 0; k < L; ++k)
+    v[k] = acc[k];
+  for (int i = 0; i < n; i += L) {
+#pragma GCC unroll 128
+    for (int k = 0; k < L; ++k)
+      v[k] = op(v[k], r[i + k]);
+  }
+#pragma GCC unroll 128
+  for (int k = 0; k < L; ++k)
+    acc[k] = v[k];
+}
+
+// Folds elements [start, start+len) of one row: element e of the chunk goes
+// to accumulator lane e mod L (L lanes fill eight 16-byte vectors), the lanes
+// are then combined by a fixed tree. Both depend on `len` only.
 template <class T, class O>
 T fold_lanes(Runtime& rt, const ScalarFunction& elem, const Shape& shape, int64_t start,
              int64_t len, O op) {
+  constexpr int L = 128 / int(sizeof(T));
+  static_assert(kBatch % L == 0, "batches hold whole blocks of lanes");
   Frame ef(elem.registers(), rt.table, int(std::min<int64_t>(kBatch, len)));
   elem.prepare(ef);
-  alignas(64) T acc[kBatch];
-  int used = int(std::min<int64_t>(kBatch, len));
+  alignas(64) T acc[L];
+  int used = int(std::min<int64_t>(L, len)); // lanes that receive an element
   for (int64_t b = 0; b * kBatch < len; ++b) {
     int count = int(std::min<int64_t>(kBatch, len - b * kBatch));
     run_batch(elem, ef, shape, start + b * kBatch, count);
     const T* r = ef.reg<T>(elem.result().regs[0]); // may point into an array: per batch
+    int i = 0;
     if (b == 0)
-      for (int i = 0; i < count; ++i)
+      for (; i < used; ++i) // the first element of each lane starts it
         acc[i] = r[i];
-    else
-      for (int i = 0; i < count; ++i)
-        acc[i] = op(acc[i], r[i]);
+    int blocks = (count - i) / L * L; // i is 0 or L here, or count (len < L)
+    accumulate_blocks<L>(acc, r + i, blocks, op);
+    for (i += blocks; i < count; ++i) // a last partial block
+      acc[i % L] = op(acc[i % L], r[i]);
   }
   // A fixed tree that depends on `used` only: the upper half of the lanes
-  // folds into the lower half, level by level (one vectorised loop per level;
-  // the operation is commutative and associative, so any fixed tree will do).
+  // folds into the lower half, level by level (the operation is commutative
+  // and associative, so any fixed tree will do).
   for (int count = used; count > 1;) {
     int half = count / 2, rest = count - half; // an odd middle lane waits a level
-    for (int i = 0; i < half; ++i)
-      acc[i] = op(acc[i], acc[rest + i]);
+    for (int k = 0; k < half; ++k)
+      acc[k] = op(acc[k], acc[rest + k]);
     count = rest;
   }
   return acc[0];

@@ -3,11 +3,12 @@
 // `(lambda ((a T) (b T)) (op a b))` (or `(op b a)`) with op + * min max band
 // bor bxor on an integer type, or + * on a float type, is commutative and
 // associative (floats: associative within the tolerance policy of
-// LANGUAGE.md, commutative exactly). Such a fold may give lane l of a chunk
-// the elements l, l+kBatch, l+2*kBatch, ...: the element function then runs
-// on kBatch consecutive elements at once (contiguous reads) and each step is one typed
-// loop with no combiner code. The lanes are combined by a fixed tree (halves),
-// so the result depends on the chunk length only, never on the threads.
+// LANGUAGE.md, commutative exactly). Such a fold may give accumulator lane l
+// of a chunk the elements l, l+L, l+2L, ... (L lanes fill eight 16-byte
+// vectors): the element function then runs on kBatch consecutive elements at
+// once (read in place) and each step is one typed loop over registers, with
+// no combiner code. The lanes are combined by a fixed tree (halves), so the
+// result depends on the chunk length only, never on the threads.
 #pragma once
 
 #include <optional>

@@ -42,10 +42,13 @@ TEST(TbbNative, ScansOfEveryRecognisedOperationAndType) {
 }
 
 TEST(TbbNative, FoldsOfLongRowsEqualTheInterpreterOnIntegers) {
-  for (int64_t n : {32768, 32769, 70001})
-    for (std::string op : {"+", "*", "min", "max", "band", "bor", "bxor"})
-      expect_same("(program () (fold1 (lambda ((a i64) (b i64)) (" + op + " b a)) " +
-                  gen("i64", 2, n) + "))");
+  // The last chunk of a row: whole, one element, fewer elements than
+  // accumulator lanes, lanes plus a partial block, several batches plus one.
+  for (int64_t n : {32768, 32769, 32768 + 13, 32768 + 200, 70001})
+    for (std::string type : {"i64", "i32", "i8"})
+      for (std::string op : {"+", "*", "min", "max", "band", "bor", "bxor"})
+        expect_same("(program () (fold1 (lambda ((a " + type + ") (b " + type + ")) (" + op +
+                    " b a)) " + gen(type, 2, n) + "))");
 }
 
 TEST(TbbNative, ReadsAtConsecutiveGatheredAndMultiDimensionalIndices) {
