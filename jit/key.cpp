@@ -15,20 +15,29 @@ namespace {
 // generates with a `while`, jit/lane_codegen.h).
 constexpr const char* kCodegenVersion = "jit-codegen-8";
 
+// The canonical text of a kernel. Expressions are written by `node` below, a
+// compact prefix form with the same content as the printer's (core/printer.h:
+// forms, names, literals, types written in the program; not positions,
+// checker types or a read's `origin`) that is several times cheaper to make
+// than print_exp's laid-out text (it is made for every kernel of every
+// compile, cache hits included). Strings are length-prefixed and every form
+// is closed, so different trees give different texts.
 class Text {
 public:
   std::string out;
 
   void exp(const ExpPtr& e) {
-    out += e ? print_exp(*e) : "-";
+    if (e)
+      node(*e);
+    else
+      out += '-';
     out += '\n';
   }
   void lambda(const Lambda& f) {
-    out += "(lambda (";
-    for (const Param& p : f.params)
-      out += "(" + p.name + " " + p.type.str() + ")";
-    out += ") ";
+    out += "(lambda ";
+    params(f.params);
     exp(f.body);
+    out += ')';
   }
   void delayed(const Delayed& d) {
     out += "delayed " + d.type.str() + "\n";
@@ -39,6 +48,124 @@ public:
       exp(c.a);
       exp(c.b);
     }
+  }
+
+private:
+  void str(std::string_view s) {
+    out += std::to_string(s.size());
+    out += ':';
+    out += s;
+  }
+  void num(int64_t v) {
+    out += std::to_string(v);
+    out += ',';
+  }
+  void params(const std::vector<Param>& ps) {
+    num(int64_t(ps.size()));
+    for (const Param& p : ps) {
+      str(p.name);
+      str(p.type.str());
+    }
+  }
+  void sub(const ExpPtr& e) {
+    if (e)
+      node(*e);
+    else
+      out += '-';
+  }
+  void subs(const std::vector<ExpPtr>& es) {
+    num(int64_t(es.size()));
+    for (const ExpPtr& e : es)
+      sub(e);
+  }
+  void fn(const Lambda& f) {
+    params(f.params);
+    sub(f.body);
+  }
+  // Kernel code names manifest arrays by variable; anything else is printed.
+  void acc(const AccPtr& a) {
+    if (const auto* v = a ? std::get_if<ac::Var>(&a->node) : nullptr) {
+      out += 'v';
+      str(v->name);
+    } else {
+      out += 'a';
+      str(a ? print_acc(*a) : "-");
+    }
+  }
+  void node(const Exp& e) {
+    out += '(';
+    str(form_name(e.node));
+    std::visit(Overload{[&](const ex::Const& c) {
+                          // The value's bits: exact for every float, NaN payloads included.
+                          str(scalar_name(c.value.kind()));
+                          str(std::string_view(static_cast<const char*>(c.value.data()),
+                                               scalar_size(c.value.kind())));
+                        },
+                        [&](const ex::Var& v) { str(v.name); },
+                        [&](const ex::Let& x) {
+                          num(int64_t(x.bindings.size()));
+                          for (const ex::Binding& b : x.bindings) {
+                            str(b.name);
+                            sub(b.value);
+                          }
+                          sub(x.body);
+                        },
+                        [&](const ex::If& x) {
+                          sub(x.cond);
+                          sub(x.then_branch);
+                          sub(x.else_branch);
+                        },
+                        [&](const ex::Tuple& x) { subs(x.elems); },
+                        [&](const ex::Proj& x) {
+                          num(x.index);
+                          sub(x.tuple);
+                        },
+                        [&](const ex::Index& x) { subs(x.components); },
+                        [&](const ex::Cast& x) {
+                          str(scalar_name(x.target));
+                          sub(x.arg);
+                        },
+                        [&](const ex::While& x) {
+                          fn(x.cond);
+                          fn(x.step);
+                          sub(x.init);
+                        },
+                        [&](const ex::ShapeOf& x) { acc(x.array); },
+                        [&](const ex::SizeOf& x) { acc(x.array); },
+                        [&](const ex::Read& x) {
+                          acc(x.array);
+                          sub(x.index);
+                        },
+                        [&](const ex::LinearRead& x) {
+                          acc(x.array);
+                          sub(x.index);
+                        },
+                        [&](const ex::The& x) { acc(x.array); },
+                        [&](const ex::ToIndex& x) {
+                          sub(x.shape);
+                          sub(x.index);
+                        },
+                        [&](const ex::FromIndex& x) {
+                          sub(x.shape);
+                          sub(x.index);
+                        },
+                        [&](const ex::Ignore& x) { num(x.rank); },
+                        [&](const ex::Trace& x) {
+                          str(x.label);
+                          sub(x.arg);
+                        },
+                        [&](const ex::PrimApp& x) {
+                          str(prim_name(x.op));
+                          subs(x.args);
+                        },
+                        [&](const ex::At& x) {
+                          str(x.window);
+                          num(int64_t(x.offsets.size()));
+                          for (int64_t o : x.offsets)
+                            num(o);
+                        }},
+               e.node);
+    out += ')';
   }
 };
 
@@ -91,11 +218,19 @@ std::string kernel_text(const KernelGraph& g, const Kernel& k, int temp_id) {
 }
 
 std::string kernel_key(const std::string& text, bool checked, const std::string& target) {
+  // The target description is the same for every kernel of a process and
+  // long (~3 KB: CPU features, the pass pipeline): hashed once per thread,
+  // then its digest goes into each key (a disk hit's key costs the text only).
+  thread_local std::string last_target, target_digest;
+  if (target_digest.empty() || target != last_target) {
+    last_target = target;
+    target_digest = cache::KeyBuilder().add(target).finish().hex;
+  }
   return cache::KeyBuilder()
       .add(kCodegenVersion)
       .add("jit-entry-" + std::to_string(kKernelMetaVersion))
       .add(version())
-      .add(target)
+      .add(target_digest)
       .add(checked ? "checked" : "unchecked")
       .add(text)
       .finish()
