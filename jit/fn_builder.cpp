@@ -25,6 +25,17 @@ llvm::Type* mem_type(llvm::LLVMContext& c, ScalarKind k) {
   return k == ScalarKind::Bool ? llvm::Type::getInt8Ty(c) : reg_type(c, k);
 }
 
+void leave_alone(llvm::LLVMContext& ctx, llvm::Instruction* latch) {
+  llvm::MDNode* off =
+      llvm::MDNode::get(ctx, {llvm::MDString::get(ctx, "llvm.loop.vectorize.enable"),
+                              llvm::ConstantAsMetadata::get(llvm::ConstantInt::getFalse(ctx))});
+  llvm::MDNode* unroll =
+      llvm::MDNode::get(ctx, {llvm::MDString::get(ctx, "llvm.loop.unroll.disable")});
+  llvm::MDNode* id = llvm::MDNode::getDistinct(ctx, {nullptr, off, unroll});
+  id->replaceOperandWith(0, id);
+  latch->setMetadata(llvm::LLVMContext::MD_loop, id);
+}
+
 FnBuilder::FnBuilder(llvm::Module& m, const KernelGraph& g, KernelCode& c, bool chk,
                      const std::string& name)
     : ctx(m.getContext()), mod(m), graph(g), code(c), checked(chk), b(m.getContext()),
@@ -159,18 +170,9 @@ void FnBuilder::for_range(llvm::Value* lo, llvm::Value* hi,
   llvm::Value* next = b.CreateAdd(i, i64(1));
   i->addIncoming(next, b.GetInsertBlock());
   llvm::BranchInst* latch = b.CreateCondBr(b.CreateICmpSLT(next, hi), loop, exit);
-  if (!vectorise) {
-    // Short loops (a stencil's boundary runs): neither vectorised nor
-    // unrolled, which only costs compile time there.
-    llvm::MDNode* off =
-        llvm::MDNode::get(ctx, {llvm::MDString::get(ctx, "llvm.loop.vectorize.enable"),
-                                llvm::ConstantAsMetadata::get(b.getFalse())});
-    llvm::MDNode* unroll =
-        llvm::MDNode::get(ctx, {llvm::MDString::get(ctx, "llvm.loop.unroll.disable")});
-    llvm::MDNode* id = llvm::MDNode::getDistinct(ctx, {nullptr, off, unroll});
-    id->replaceOperandWith(0, id);
-    latch->setMetadata(llvm::LLVMContext::MD_loop, id);
-  }
+  // Short loops (a stencil's boundary runs): neither vectorised nor unrolled,
+  // which only costs compile time there.
+  if (!vectorise) leave_alone(ctx, latch);
   b.SetInsertPoint(exit);
 }
 

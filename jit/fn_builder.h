@@ -35,6 +35,54 @@ struct Window {
 llvm::Type* reg_type(llvm::LLVMContext& c, ScalarKind k); // i1 for bool
 llvm::Type* mem_type(llvm::LLVMContext& c, ScalarKind k); // i8 for bool
 
+// Marks `latch`'s loop as one the loop vectoriser and unroller leave alone.
+void leave_alone(llvm::LLVMContext& ctx, llvm::Instruction* latch);
+
+// The forms that only name and move leaves, shared by the scalar code
+// generator (FnBuilder) and the lane code generator (jit/lane_codegen.cpp):
+// `eval(e)` is the generator's own evaluation of a subexpression.
+class Scope {
+public:
+  // The value bound to `v` (the innermost binding), or a type error at `e`.
+  const Val& lookup(const ex::Var& v, const Exp& e) const;
+  // `f`'s body with its parameters bound to `args`.
+  template <class Eval> Val apply(const Lambda& f, const std::vector<Val>& args, Eval&& eval) {
+    size_t depth = vars_.size();
+    for (size_t k = 0; k < f.params.size(); ++k)
+      vars_.emplace_back(f.params[k].name, args[k]);
+    Val r = eval(*f.body);
+    vars_.resize(depth);
+    return r;
+  }
+  // (let ((x e) ...) body): each binding in scope of the following ones.
+  template <class Eval> Val let(const ex::Let& l, Eval&& eval) {
+    size_t depth = vars_.size();
+    for (const auto& bd : l.bindings) {
+      Val v = eval(*bd.value);
+      vars_.emplace_back(bd.name, v);
+    }
+    Val r = eval(*l.body);
+    vars_.resize(depth);
+    return r;
+  }
+
+private:
+  std::vector<std::pair<std::string, Val>> vars_;
+};
+
+// A tuple's or an index's leaves: those of its parts, in order.
+template <class Eval> Val concat_leaves(const std::vector<ExpPtr>& parts, Eval&& eval) {
+  Val out;
+  for (const ExpPtr& x : parts) {
+    Val v = eval(*x);
+    out.insert(out.end(), v.begin(), v.end());
+  }
+  return out;
+}
+
+// (proj tuple i) `e` from the tuple's leaves.
+Val proj_leaves(const ex::Proj& p, const Exp& e, const Val& tuple);
+
 class FnBuilder {
 public:
   FnBuilder(llvm::Module& m, const KernelGraph& g, KernelCode& code, bool checked,
@@ -100,15 +148,11 @@ private:
   std::map<std::pair<int, size_t>, llvm::Value*> leaf_ptrs_;
   std::map<std::pair<int, int>, llvm::Value*> extents_;
   std::map<int, llvm::Value*> sizes_;
-  std::vector<std::pair<std::string, Val>> env_;
+  Scope scope_;
 
   template <class T> Val form(const T& n, const Exp& e);
   Val prim(const ex::PrimApp& p, const Exp& e);
   Val short_circuit(const ex::PrimApp& p);
-  llvm::Value* cast(llvm::Value* v, ScalarKind from, ScalarKind to);
-  llvm::Value* libm(const char* name, ScalarKind k, std::vector<llvm::Value*> args);
-  llvm::Value* intrinsic(llvm::Intrinsic::ID id, std::vector<llvm::Value*> args,
-                         std::vector<llvm::Type*> types);
   friend struct FormVisitor;
 };
 

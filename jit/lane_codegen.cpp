@@ -4,29 +4,30 @@
 // Every operation below is the vector form of the scalar code generator's
 // (jit/scalar_codegen.cpp, jit/prim_codegen.cpp) for the same form, so each
 // lane computes exactly what the scalar code computes for its element: the
-// same IEEE operations in the same order, no fast-math flags, float min/max as
-// compare-and-select with the NaN rule, float -> int casts through
-// llvm.fptosi.sat / fptoui.sat, integer arithmetic wrapping, shift amounts
-// masked, library functions called once per lane (nobuiltin). Control flow
-// becomes masks: `if`, `and` and `or` evaluate both sides, each under the mask
-// of the lanes that take it, and select; `while` loops while any lane of its
-// mask is still running and replaces the state of running lanes only. No value
-// here is poison (shifts are masked, float -> int casts saturate, divisors are
-// never 0 or -1, gathers give 0 in inactive lanes), so lanes that compute
-// garbage under a false mask are harmless. Reads load only active lanes
-// (masked gathers); checked, an active lane out of range sends the group to
-// the scalar path before anything of it is stored (Lanes::bails). Other forms
-// that could fail a check never get here (Safety, lane_plan).
+// primitives and casts are emitted by the same functions (jit/prim_emit.h) on
+// vector operands, so the same IEEE operations in the same order, no
+// fast-math flags, float min/max as compare-and-select with the NaN rule,
+// float -> int casts through llvm.fptosi.sat / fptoui.sat, integer arithmetic
+// wrapping, shift amounts masked, library functions called once per lane
+// (nobuiltin). Control flow becomes masks: `if`, `and` and `or` evaluate both
+// sides, each under the mask of the lanes that take it, and select; `while`
+// loops while any lane of its mask is still running and replaces the state of
+// running lanes only. No value here is poison (shifts are masked, float -> int
+// casts saturate, divisors are never 0 or -1, gathers give 0 in inactive
+// lanes), so lanes that compute garbage under a false mask are harmless. Reads
+// load only active lanes (masked gathers); checked, an active lane out of
+// range sends the group to the scalar path before anything of it is stored
+// (Lanes::bails). Other forms that could fail a check never get here (Safety,
+// lane_plan).
 #include "jit/lane_codegen.h"
 
 #include <algorithm>
-#include <cstring>
 
-#include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/TargetParser/Host.h>
 
 #include "core/overload.h"
+#include "jit/prim_emit.h"
 
 namespace strata::jit {
 namespace {
@@ -129,18 +130,6 @@ int host_vector_bits() {
   return bits;
 }
 
-// Marks `latch`'s loop as one the loop vectoriser and unroller leave alone.
-void leave_alone(llvm::LLVMContext& ctx, llvm::Instruction* latch) {
-  llvm::MDNode* off =
-      llvm::MDNode::get(ctx, {llvm::MDString::get(ctx, "llvm.loop.vectorize.enable"),
-                              llvm::ConstantAsMetadata::get(llvm::ConstantInt::getFalse(ctx))});
-  llvm::MDNode* unroll =
-      llvm::MDNode::get(ctx, {llvm::MDString::get(ctx, "llvm.loop.unroll.disable")});
-  llvm::MDNode* id = llvm::MDNode::getDistinct(ctx, {nullptr, off, unroll});
-  id->replaceOperandWith(0, id);
-  latch->setMetadata(llvm::LLVMContext::MD_loop, id);
-}
-
 // ------------------------------------------------------------ lane code
 
 class Lanes {
@@ -151,11 +140,7 @@ public:
   Val apply(const Lambda& fn, const std::vector<Val>& args, Value* mask) {
     Value* saved = mask_;
     mask_ = mask;
-    size_t depth = env_.size();
-    for (size_t k = 0; k < fn.params.size(); ++k)
-      env_.emplace_back(fn.params[k].name, args[k]);
-    Val r = exp(*fn.body);
-    env_.resize(depth);
+    Val r = scope_.apply(fn, args, [&](const Exp& x) { return exp(x); });
     mask_ = saved;
     return r;
   }
@@ -172,9 +157,7 @@ private:
   llvm::LLVMContext& ctx_;
   unsigned w_;
   Value* mask_ = nullptr;
-  std::vector<std::pair<std::string, Val>> env_;
-
-  llvm::Type* vec(ScalarKind k) { return llvm::FixedVectorType::get(reg_type(ctx_, k), w_); }
+  Scope scope_;
 
   Value* splat(Value* v) {
     if (auto* c = llvm::dyn_cast<llvm::Constant>(v))
@@ -202,70 +185,13 @@ private:
     return std::visit([&](const auto& n) { return form(n, e); }, e.node);
   }
 
-  Value* intrinsic(llvm::Intrinsic::ID id, std::vector<Value*> args,
-                   std::vector<llvm::Type*> types) {
-    return b_.CreateCall(llvm::Intrinsic::getDeclaration(&f_.mod, id, types), args);
-  }
-
-  // The C library's function once per lane, exactly as the scalar code calls
-  // it (nobuiltin: LLVM may not replace it, nor vectorise it).
-  Value* libm(const char* name, ScalarKind k, const std::vector<Value*>& args) {
-    std::string n = name;
-    if (k == ScalarKind::F32) n += "f";
-    llvm::Type* t = reg_type(ctx_, k);
-    std::vector<llvm::Type*> params(args.size(), t);
-    llvm::FunctionCallee callee =
-        f_.mod.getOrInsertFunction(n, llvm::FunctionType::get(t, params, false));
-    if (auto* fn = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
-      fn->addFnAttr(llvm::Attribute::NoUnwind);
-      fn->addFnAttr(llvm::Attribute::WillReturn);
-    }
-    Value* out = llvm::PoisonValue::get(vec(k));
-    for (unsigned lane = 0; lane < w_; ++lane) {
-      std::vector<Value*> scalars;
-      for (Value* a : args)
-        scalars.push_back(b_.CreateExtractElement(a, uint64_t(lane)));
-      llvm::CallInst* call = b_.CreateCall(callee, scalars);
-      call->addFnAttr(llvm::Attribute::NoBuiltin);
-      out = b_.CreateInsertElement(out, call, uint64_t(lane));
-    }
-    return out;
-  }
-
   // ---------------------------------------------------------- forms
-  Val form(const ex::Const& c, const Exp&) {
-    const Scalar& s = c.value;
-    llvm::Type* t = reg_type(ctx_, s.kind());
-    Value* v = nullptr;
-    if (s.kind() == ScalarKind::Bool)
-      v = b_.getInt1(s.get<bool>());
-    else if (s.kind() == ScalarKind::F32)
-      v = llvm::ConstantFP::get(t, double(s.get<float>()));
-    else if (s.kind() == ScalarKind::F64)
-      v = llvm::ConstantFP::get(t, s.get<double>());
-    else {
-      uint64_t bits = 0;
-      std::memcpy(&bits, s.data(), scalar_size(s.kind()));
-      v = llvm::ConstantInt::get(t, bits);
-    }
-    return {splat(v)};
-  }
+  Val form(const ex::Const& c, const Exp&) { return {splat(scalar_constant(ctx_, c.value))}; }
 
-  Val form(const ex::Var& v, const Exp& e) {
-    for (auto it = env_.rbegin(); it != env_.rend(); ++it)
-      if (it->first == v.name) return it->second;
-    throw Error(ErrorKind::Type, e.loc, "jit: kernel code reads unknown variable `" + v.name + "`");
-  }
+  Val form(const ex::Var& v, const Exp& e) { return scope_.lookup(v, e); }
 
   Val form(const ex::Let& l, const Exp&) {
-    size_t depth = env_.size();
-    for (const auto& bd : l.bindings) {
-      Val v = exp(*bd.value);
-      env_.emplace_back(bd.name, v);
-    }
-    Val r = exp(*l.body);
-    env_.resize(depth);
-    return r;
+    return scope_.let(l, [&](const Exp& x) { return exp(x); });
   }
 
   // Both sides, each in the lanes that take it, then a select.
@@ -280,48 +206,17 @@ private:
   }
 
   Val form(const ex::Tuple& t, const Exp&) {
-    Val out;
-    for (const auto& x : t.elems) {
-      Val v = exp(*x);
-      out.insert(out.end(), v.begin(), v.end());
-    }
-    return out;
+    return concat_leaves(t.elems, [&](const Exp& x) { return exp(x); });
   }
 
-  Val form(const ex::Proj& p, const Exp& e) {
-    Val t = exp(*p.tuple);
-    size_t first = 0;
-    for (int k = 0; k < p.index; ++k)
-      first += p.tuple->type.elems()[size_t(k)].leaves().size();
-    size_t n = e.type.leaves().size();
-    return Val(t.begin() + long(first), t.begin() + long(first + n));
-  }
+  Val form(const ex::Proj& p, const Exp& e) { return proj_leaves(p, e, exp(*p.tuple)); }
 
   Val form(const ex::Index& ix, const Exp&) {
-    Val out;
-    for (const auto& c : ix.components)
-      out.push_back(exp(*c)[0]);
-    return out;
+    return concat_leaves(ix.components, [&](const Exp& x) { return exp(x); });
   }
 
   Val form(const ex::Cast& c, const Exp&) {
-    return {cast(exp(*c.arg)[0], c.arg->type.scalar_kind(), c.target)};
-  }
-
-  Value* cast(Value* v, ScalarKind from, ScalarKind to) {
-    llvm::Type* t = vec(to);
-    if (from == to) return v;
-    if (to == ScalarKind::Bool) {
-      if (is_float(from)) return b_.CreateFCmpUNE(v, llvm::ConstantFP::get(v->getType(), 0.0));
-      return b_.CreateICmpNE(v, llvm::ConstantInt::get(v->getType(), 0));
-    }
-    if (from == ScalarKind::Bool) return is_float(to) ? b_.CreateUIToFP(v, t) : b_.CreateZExt(v, t);
-    if (is_float(from) && is_float(to)) return b_.CreateFPCast(v, t);
-    if (is_float(to)) return is_signed(from) ? b_.CreateSIToFP(v, t) : b_.CreateUIToFP(v, t);
-    if (is_float(from))
-      return intrinsic(is_signed(to) ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat,
-                       {v}, {t, v->getType()});
-    return b_.CreateIntCast(v, t, is_signed(from));
+    return {emit_cast(b_, exp(*c.arg)[0], c.arg->type.scalar_kind(), c.target)};
   }
 
   // (while cond step init) over the lanes of the mask: the loop runs while
@@ -444,7 +339,9 @@ private:
 
   Val form(const ex::PrimApp& p, const Exp& e) { return {prim(p, e)}; }
 
-  // The primitives, case for case as jit/prim_codegen.cpp.
+  // The primitives: `and` and `or` under masks, the others as on the scalar
+  // path (jit/prim_emit.h) on vectors. Integer division is unchecked here
+  // (lane_plan): a divisor 0 or -1 is replaced as in the scalar code.
   Value* prim(const ex::PrimApp& p, const Exp& e) {
     if (p.op == Prim::And || p.op == Prim::Or) {
       // (and a b) = (if a b false), (or a b) = (if a true b): b in the lanes that need it.
@@ -456,133 +353,7 @@ private:
     ScalarKind k = p.args[0]->type.scalar_kind();
     Value* a = exp(*p.args[0])[0];
     Value* c = p.args.size() > 1 ? exp(*p.args[1])[0] : nullptr;
-    llvm::Type* t = a->getType();
-    bool fl = is_float(k), sg = is_signed(k);
-    auto zero = [&]() -> Value* {
-      return fl ? llvm::ConstantFP::get(t, 0.0) : llvm::ConstantInt::get(t, 0);
-    };
-    auto isnan = [&](Value* v) { return b_.CreateFCmpUNO(v, v); };
-    auto less = [&](Value* x, Value* y) {
-      if (fl) return b_.CreateFCmpOLT(x, y);
-      return sg ? b_.CreateICmpSLT(x, y) : b_.CreateICmpULT(x, y);
-    };
-    auto int_c = [&](int64_t v) { return llvm::ConstantInt::get(t, uint64_t(v), true); };
-    // Unchecked integer division only (lane_plan): the divisor replaced by 1
-    // where it is 0 or -1, the -1 case computed apart, as the scalar code.
-    auto divide = [&](bool want_rem) -> Value* {
-      Value* is0 = b_.CreateICmpEQ(c, int_c(0));
-      if (!sg) {
-        Value* d = b_.CreateSelect(is0, int_c(1), c);
-        return want_rem ? b_.CreateURem(a, d) : b_.CreateUDiv(a, d);
-      }
-      Value* m1 = b_.CreateICmpEQ(c, int_c(-1));
-      Value* d = b_.CreateSelect(b_.CreateOr(is0, m1), int_c(1), c);
-      if (want_rem) return b_.CreateSelect(m1, int_c(0), b_.CreateSRem(a, d));
-      return b_.CreateSelect(m1, b_.CreateSub(int_c(0), a), b_.CreateSDiv(a, d));
-    };
-    switch (p.op) {
-    case Prim::Add: return fl ? b_.CreateFAdd(a, c) : b_.CreateAdd(a, c);
-    case Prim::Sub: return fl ? b_.CreateFSub(a, c) : b_.CreateSub(a, c);
-    case Prim::Mul: return fl ? b_.CreateFMul(a, c) : b_.CreateMul(a, c);
-    case Prim::Neg: return fl ? b_.CreateFNeg(a) : b_.CreateSub(zero(), a);
-    case Prim::Abs:
-      if (fl) return intrinsic(llvm::Intrinsic::fabs, {a}, {t});
-      if (!sg) return a;
-      return b_.CreateSelect(b_.CreateICmpSLT(a, zero()), b_.CreateSub(zero(), a), a);
-    case Prim::Signum: {
-      if (fl) {
-        Value *one = llvm::ConstantFP::get(t, 1.0), *m1 = llvm::ConstantFP::get(t, -1.0);
-        return b_.CreateSelect(b_.CreateFCmpOGT(a, zero()), one,
-                               b_.CreateSelect(b_.CreateFCmpOLT(a, zero()), m1, a));
-      }
-      Value* pos = sg ? b_.CreateICmpSGT(a, zero()) : b_.CreateICmpNE(a, zero());
-      Value* neg = sg ? b_.CreateICmpSLT(a, zero()) : splat(b_.getFalse());
-      return b_.CreateSelect(pos, int_c(1), b_.CreateSelect(neg, int_c(-1), zero()));
-    }
-    case Prim::Min:
-    case Prim::Max: {
-      Value* better = p.op == Prim::Min ? less(c, a) : less(a, c);
-      Value* r = b_.CreateSelect(better, c, a);
-      if (fl) {
-        r = b_.CreateSelect(isnan(c), a, r);
-        r = b_.CreateSelect(isnan(a), c, r);
-      }
-      return r;
-    }
-    case Prim::Div: return b_.CreateFDiv(a, c);
-    case Prim::Quot: return divide(false);
-    case Prim::Rem: return divide(true);
-    case Prim::IDiv: {
-      Value* q = divide(false);
-      if (!sg) return q;
-      Value* r = b_.CreateSelect(
-          b_.CreateICmpEQ(c, int_c(-1)), int_c(0),
-          b_.CreateSRem(a, b_.CreateSelect(b_.CreateOr(b_.CreateICmpEQ(c, int_c(0)),
-                                                       b_.CreateICmpEQ(c, int_c(-1))),
-                                           int_c(1), c)));
-      Value* adjust =
-          b_.CreateAnd(b_.CreateICmpNE(r, zero()),
-                       b_.CreateICmpNE(b_.CreateICmpSLT(a, zero()), b_.CreateICmpSLT(c, zero())));
-      return b_.CreateSelect(adjust, b_.CreateSub(q, int_c(1)), q);
-    }
-    case Prim::Mod: {
-      Value* r = divide(true);
-      if (!sg) return r;
-      Value* adjust =
-          b_.CreateAnd(b_.CreateICmpNE(r, zero()),
-                       b_.CreateICmpNE(b_.CreateICmpSLT(r, zero()), b_.CreateICmpSLT(c, zero())));
-      return b_.CreateSelect(adjust, b_.CreateAdd(r, c), r);
-    }
-    case Prim::Eq: return fl ? b_.CreateFCmpOEQ(a, c) : b_.CreateICmpEQ(a, c);
-    case Prim::Ne: return fl ? b_.CreateFCmpUNE(a, c) : b_.CreateICmpNE(a, c);
-    case Prim::Lt: return less(a, c);
-    case Prim::Le:
-      if (fl) return b_.CreateFCmpOLE(a, c);
-      return sg ? b_.CreateICmpSLE(a, c) : b_.CreateICmpULE(a, c);
-    case Prim::Gt: return less(c, a);
-    case Prim::Ge:
-      if (fl) return b_.CreateFCmpOGE(a, c);
-      return sg ? b_.CreateICmpSGE(a, c) : b_.CreateICmpUGE(a, c);
-    case Prim::Not: return b_.CreateNot(a);
-    case Prim::BAnd: return b_.CreateAnd(a, c);
-    case Prim::BOr: return b_.CreateOr(a, c);
-    case Prim::BXor: return b_.CreateXor(a, c);
-    case Prim::BNot: return b_.CreateNot(a);
-    case Prim::Shl:
-    case Prim::Shr: {
-      Value* amount = b_.CreateAnd(c, int_c(bit_width(k) - 1));
-      if (p.op == Prim::Shl) return b_.CreateShl(a, amount);
-      return sg ? b_.CreateAShr(a, amount) : b_.CreateLShr(a, amount);
-    }
-    case Prim::Popcount: return intrinsic(llvm::Intrinsic::ctpop, {a}, {t});
-    case Prim::Clz: return intrinsic(llvm::Intrinsic::ctlz, {a, b_.getFalse()}, {t});
-    case Prim::Ctz: return intrinsic(llvm::Intrinsic::cttz, {a, b_.getFalse()}, {t});
-    case Prim::Sqrt: return intrinsic(llvm::Intrinsic::sqrt, {a}, {t});
-    case Prim::Exp: return libm("exp", k, {a});
-    case Prim::Log: return libm("log", k, {a});
-    case Prim::Sin: return libm("sin", k, {a});
-    case Prim::Cos: return libm("cos", k, {a});
-    case Prim::Tan: return libm("tan", k, {a});
-    case Prim::Asin: return libm("asin", k, {a});
-    case Prim::Acos: return libm("acos", k, {a});
-    case Prim::Atan: return libm("atan", k, {a});
-    case Prim::Sinh: return libm("sinh", k, {a});
-    case Prim::Cosh: return libm("cosh", k, {a});
-    case Prim::Tanh: return libm("tanh", k, {a});
-    case Prim::Atan2: return libm("atan2", k, {a, c});
-    case Prim::Pow: return libm("pow", k, {a, c});
-    case Prim::Floor: return intrinsic(llvm::Intrinsic::floor, {a}, {t});
-    case Prim::Ceil: return intrinsic(llvm::Intrinsic::ceil, {a}, {t});
-    case Prim::Round: return intrinsic(llvm::Intrinsic::round, {a}, {t});
-    case Prim::Trunc: return intrinsic(llvm::Intrinsic::trunc, {a}, {t});
-    case Prim::IsNaN: return isnan(a);
-    case Prim::IsInf: {
-      Value* m = intrinsic(llvm::Intrinsic::fabs, {a}, {t});
-      return b_.CreateFCmpOEQ(m, llvm::ConstantFP::getInfinity(t));
-    }
-    case Prim::And:
-    case Prim::Or: break;
-    }
+    if (Value* r = emit_prim(b_, p.op, k, a, c, {})) return r;
     throw Error(ErrorKind::Type, e.loc, "jit: unknown primitive");
   }
 };

@@ -4,12 +4,9 @@
 // casts saturate, float min/max return the non-NaN operand, and no fast-math
 // flag is set. `if`, `and`, `or` and `while` are real control flow, so an
 // untaken branch never fails a check.
-#include <cstring>
-
-#include <llvm/IR/Intrinsics.h>
-
 #include "core/overload.h"
 #include "jit/fn_builder.h"
+#include "jit/prim_emit.h"
 
 namespace strata::jit {
 
@@ -22,67 +19,35 @@ int FnBuilder::array_id(const Acc& a) const {
   return id;
 }
 
-Val FnBuilder::apply(const Lambda& f, const std::vector<Val>& args) {
-  size_t depth = env_.size();
-  for (size_t k = 0; k < f.params.size(); ++k)
-    env_.emplace_back(f.params[k].name, args[k]);
-  Val r = exp(*f.body);
-  env_.resize(depth);
-  return r;
-}
-
-Value* FnBuilder::intrinsic(llvm::Intrinsic::ID id, std::vector<Value*> args,
-                            std::vector<llvm::Type*> types) {
-  llvm::Function* f = llvm::Intrinsic::getDeclaration(&mod, id, types);
-  return b.CreateCall(f, args);
-}
-
-// A call to the C library's function (`sinf` for f32), exactly as the
-// interpreter's std:: call; `nobuiltin` keeps LLVM from replacing it (for
-// example pow(2, x) by exp2(x)), which could change the last bit.
-Value* FnBuilder::libm(const char* name, ScalarKind k, std::vector<Value*> args) {
-  std::string n = name;
-  if (k == ScalarKind::F32) n += "f";
-  llvm::Type* t = reg_type(ctx, k);
-  std::vector<llvm::Type*> params(args.size(), t);
-  llvm::FunctionCallee callee =
-      mod.getOrInsertFunction(n, llvm::FunctionType::get(t, params, false));
-  if (auto* f = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
-    f->addFnAttr(llvm::Attribute::NoUnwind);
-    f->addFnAttr(llvm::Attribute::WillReturn);
-  }
-  llvm::CallInst* call = b.CreateCall(callee, args);
-  call->addFnAttr(llvm::Attribute::NoBuiltin);
-  return call;
-}
-
-// ---------------------------------------------------------------- forms
-template <> Val FnBuilder::form(const ex::Const& c, const Exp&) {
-  const Scalar& s = c.value;
-  llvm::Type* t = reg_type(ctx, s.kind());
-  if (s.kind() == ScalarKind::Bool) return {b.getInt1(s.get<bool>())};
-  if (s.kind() == ScalarKind::F32) return {llvm::ConstantFP::get(t, double(s.get<float>()))};
-  if (s.kind() == ScalarKind::F64) return {llvm::ConstantFP::get(t, s.get<double>())};
-  uint64_t bits = 0;
-  std::memcpy(&bits, s.data(), scalar_size(s.kind()));
-  return {llvm::ConstantInt::get(t, bits)};
-}
-
-template <> Val FnBuilder::form(const ex::Var& v, const Exp& e) {
-  for (auto it = env_.rbegin(); it != env_.rend(); ++it)
+const Val& Scope::lookup(const ex::Var& v, const Exp& e) const {
+  for (auto it = vars_.rbegin(); it != vars_.rend(); ++it)
     if (it->first == v.name) return it->second;
   throw Error(ErrorKind::Type, e.loc, "jit: kernel code reads unknown variable `" + v.name + "`");
 }
 
+Val proj_leaves(const ex::Proj& p, const Exp& e, const Val& tuple) {
+  size_t first = 0;
+  for (int k = 0; k < p.index; ++k)
+    first += p.tuple->type.elems()[size_t(k)].leaves().size();
+  size_t n = e.type.leaves().size();
+  return Val(tuple.begin() + long(first), tuple.begin() + long(first + n));
+}
+
+Val FnBuilder::apply(const Lambda& f, const std::vector<Val>& args) {
+  return scope_.apply(f, args, [&](const Exp& x) { return exp(x); });
+}
+
+// ---------------------------------------------------------------- forms
+template <> Val FnBuilder::form(const ex::Const& c, const Exp&) {
+  return {scalar_constant(ctx, c.value)};
+}
+
+template <> Val FnBuilder::form(const ex::Var& v, const Exp& e) {
+  return scope_.lookup(v, e);
+}
+
 template <> Val FnBuilder::form(const ex::Let& l, const Exp&) {
-  size_t depth = env_.size();
-  for (const auto& bd : l.bindings) {
-    Val v = exp(*bd.value);
-    env_.emplace_back(bd.name, v);
-  }
-  Val r = exp(*l.body);
-  env_.resize(depth);
-  return r;
+  return scope_.let(l, [&](const Exp& x) { return exp(x); });
 }
 
 template <> Val FnBuilder::form(const ex::If& i, const Exp&) {
@@ -111,49 +76,20 @@ template <> Val FnBuilder::form(const ex::If& i, const Exp&) {
 }
 
 template <> Val FnBuilder::form(const ex::Tuple& t, const Exp&) {
-  Val out;
-  for (const auto& x : t.elems) {
-    Val v = exp(*x);
-    out.insert(out.end(), v.begin(), v.end());
-  }
-  return out;
+  return concat_leaves(t.elems, [&](const Exp& x) { return exp(x); });
 }
 
 template <> Val FnBuilder::form(const ex::Proj& p, const Exp& e) {
-  Val t = exp(*p.tuple);
-  size_t first = 0;
-  for (int k = 0; k < p.index; ++k)
-    first += p.tuple->type.elems()[size_t(k)].leaves().size();
-  size_t n = e.type.leaves().size();
-  return Val(t.begin() + long(first), t.begin() + long(first + n));
+  return proj_leaves(p, e, exp(*p.tuple));
 }
 
 template <> Val FnBuilder::form(const ex::Index& ix, const Exp&) {
-  Val out;
-  for (const auto& c : ix.components)
-    out.push_back(exp(*c)[0]);
-  return out;
+  return concat_leaves(ix.components, [&](const Exp& x) { return exp(x); });
 }
 
 template <> Val FnBuilder::form(const ex::Cast& c, const Exp&) {
   Value* v = exp(*c.arg)[0];
-  return {cast(v, c.arg->type.scalar_kind(), c.target)};
-}
-
-Value* FnBuilder::cast(Value* v, ScalarKind from, ScalarKind to) {
-  llvm::Type* t = reg_type(ctx, to);
-  if (from == to) return v;
-  if (to == ScalarKind::Bool) {
-    if (is_float(from)) return b.CreateFCmpUNE(v, llvm::ConstantFP::get(v->getType(), 0.0));
-    return b.CreateICmpNE(v, llvm::ConstantInt::get(v->getType(), 0));
-  }
-  if (from == ScalarKind::Bool) return is_float(to) ? b.CreateUIToFP(v, t) : b.CreateZExt(v, t);
-  if (is_float(from) && is_float(to)) return b.CreateFPCast(v, t);
-  if (is_float(to)) return is_signed(from) ? b.CreateSIToFP(v, t) : b.CreateUIToFP(v, t);
-  if (is_float(from))
-    return intrinsic(is_signed(to) ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat, {v},
-                     {t, v->getType()});
-  return b.CreateIntCast(v, t, is_signed(from));
+  return {emit_cast(b, v, c.arg->type.scalar_kind(), c.target)};
 }
 
 // (while cond step init): the state as phis of a loop; the next state is
