@@ -154,6 +154,7 @@ bool fields_fit(Site::Kind kind, const Site& defaults, int64_t op, int64_t opera
   if (kind != Site::Kind::DivisionByZero &&
       (op != int64_t(defaults.op) || operand != int64_t(defaults.operand)))
     return false;
+  if (rank < 0 || rank > kPayloadSlots) return false;
   switch (kind) {
   case Site::Kind::DivisionByZero:
   case Site::Kind::LinearRead: return rank == 0;

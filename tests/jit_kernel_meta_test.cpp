@@ -171,7 +171,7 @@ TEST(JitKernelMeta, DamagedMetadataIsNeverOk) {
   // Each 8-byte field set to values out of every range: never Ok (and, under
   // the sanitizers, no read outside the kernel's tables).
   for (size_t at = 0; at + 8 <= s.meta.size(); at += 8)
-    for (int64_t v : {int64_t(-7), int64_t(1) << 40, INT64_MIN}) {
+    for (int64_t v : {int64_t(-7), int64_t(1) << 40, INT64_MIN, INT64_MAX}) {
       std::string m = s.meta;
       std::memcpy(m.data() + at, &v, sizeof(v));
       EXPECT_NE(s.decode(m), jit::MetaResult::Ok) << "field " << at / 8 << " = " << v;
