@@ -14,7 +14,8 @@ bool is_var(const ExpPtr& e, const std::string& name) {
 // accumulators, element i into lane i mod L. The accumulators are copied into
 // a local array indexed by constants only, which the compiler keeps in vector
 // registers: one load and one combine per element, no store.
-template <int L, class T, class O> void accumulate_blocks(T* acc, const T* r, int n, O op) {
+// `x(i)` is element i (a register lane, or a combination of two).
+template <int L, class T, class O, class X> void accumulate_blocks(T* acc, X x, int n, O op) {
   T v[L];
 #pragma GCC unroll 128
   for (int k = 0; k < L; ++k)
@@ -22,7 +23,7 @@ template <int L, class T, class O> void accumulate_blocks(T* acc, const T* r, in
   for (int i = 0; i < n; i += L) {
 #pragma GCC unroll 128
     for (int k = 0; k < L; ++k)
-      v[k] = op(v[k], r[i + k]);
+      v[k] = op(v[k], x(i + k));
   }
 #pragma GCC unroll 128
   for (int k = 0; k < L; ++k)
@@ -32,9 +33,12 @@ template <int L, class T, class O> void accumulate_blocks(T* acc, const T* r, in
 // Folds elements [start, start+len) of one row: element e of the chunk goes
 // to accumulator lane e mod L (L lanes fill eight 16-byte vectors), the lanes
 // are then combined by a fixed tree. Both depend on `len` only.
-template <class T, class O>
+// With a tail_binary element function (`tail`: its op, or none), element i
+// of a batch is tail(a[i], b[i]) computed here, after the head ran.
+template <class T, class O, class Tail>
 T fold_lanes(Runtime& rt, const ScalarFunction& elem, const Shape& shape, int64_t start,
-             int64_t len, O op) {
+             int64_t len, O op, Tail tail) {
+  constexpr bool fused = !std::is_same_v<Tail, std::nullptr_t>;
   constexpr int L = 128 / int(sizeof(T));
   static_assert(kBatch % L == 0, "batches hold whole blocks of lanes");
   Frame ef(elem.registers(), rt.table, int(std::min<int64_t>(kBatch, len)));
@@ -43,16 +47,27 @@ T fold_lanes(Runtime& rt, const ScalarFunction& elem, const Shape& shape, int64_
   int used = int(std::min<int64_t>(L, len)); // lanes that receive an element
   for (int64_t b = 0; b * kBatch < len; ++b) {
     int count = int(std::min<int64_t>(kBatch, len - b * kBatch));
-    run_batch(elem, ef, shape, start + b * kBatch, count);
-    const T* r = ef.reg<T>(elem.result().regs[0]); // may point into an array: per batch
+    run_batch(elem, ef, shape, start + b * kBatch, count, fused);
+    // Registers may point into arrays: fetched per batch.
+    auto x = [&]() {
+      if constexpr (fused) {
+        const T* a = ef.reg<T>(elem.tail_binary()->a);
+        const T* c = ef.reg<T>(elem.tail_binary()->b);
+        return [a, c, tail](int i) { return tail(a[i], c[i]); };
+      } else {
+        const T* r = ef.reg<T>(elem.result().regs[0]);
+        return [r](int i) { return r[i]; };
+      }
+    }();
     int i = 0;
     if (b == 0)
       for (; i < used; ++i) // the first element of each lane starts it
-        acc[i] = r[i];
+        acc[i] = x(i);
     int blocks = (count - i) / L * L; // i is 0 or L here, or count (len < L)
-    accumulate_blocks<L>(acc, r + i, blocks, op);
+    accumulate_blocks<L>(
+        acc, [&x, i](int j) { return x(i + j); }, blocks, op);
     for (i += blocks; i < count; ++i) // a last partial block
-      acc[i % L] = op(acc[i % L], r[i]);
+      acc[i % L] = op(acc[i % L], x(i));
   }
   // A fixed tree that depends on `used` only: the upper half of the lanes
   // folds into the lower half, level by level (the operation is commutative
@@ -106,7 +121,15 @@ Leaves fold_chunk_native(Runtime& rt, const Lambda& elem_fn, const Shape& shape,
       throw Error(ErrorKind::Type, "tbb: no native fold on bool (internal error)");
     } else {
       T result{};
-      with_op<T>(op.op, [&](auto o) { result = fold_lanes<T>(rt, elem, shape, start, len, o); });
+      const auto& tail = elem.tail_binary();
+      with_op<T>(op.op, [&](auto o) {
+        if (!tail || tail->kind != op.type)
+          result = fold_lanes<T>(rt, elem, shape, start, len, o, nullptr);
+        else if (tail->op == Prim::Mul)
+          result = fold_lanes<T>(rt, elem, shape, start, len, o, Op<T, Prim::Mul>{});
+        else
+          result = fold_lanes<T>(rt, elem, shape, start, len, o, Op<T, Prim::Add>{});
+      });
       return Leaves{Scalar::make<T>(result)};
     }
   });

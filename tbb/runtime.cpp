@@ -167,7 +167,8 @@ void write_index(Frame& f, const std::vector<int>& regs, const Shape& sh, int64_
 
 } // namespace
 
-void run_batch(const ScalarFunction& fn, Frame& f, const Shape& sh, int64_t start, int count) {
+void run_batch(const ScalarFunction& fn, Frame& f, const Shape& sh, int64_t start, int count,
+               bool head_only) {
   struct Run { // the marks last for this run only, even when it throws
     Frame& f;
     ~Run() {
@@ -187,7 +188,7 @@ void run_batch(const ScalarFunction& fn, Frame& f, const Shape& sh, int64_t star
     fill_indices(f, regs, sh, start, count);
   }
   f.set_index_run(one_row);
-  run_lanes_in_order(fn, f, count);
+  run_lanes_in_order(fn, f, count, head_only);
 }
 
 } // namespace strata::tbbe

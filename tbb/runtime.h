@@ -90,7 +90,9 @@ bool fill_indices(Frame& f, const std::vector<int>& regs, const Shape& sh, int64
 // filled by fill_indices), lanes in order on an error (run_lanes_in_order).
 // When they lie within one row the frame is marked as an index run for this
 // run only, so reads at the index point into their arrays.
-void run_batch(const ScalarFunction& fn, Frame& f, const Shape& sh, int64_t start, int count);
+// `head_only`: run ScalarFunction::run_head (without its tail_binary).
+void run_batch(const ScalarFunction& fn, Frame& f, const Shape& sh, int64_t start, int count,
+               bool head_only = false);
 
 // Runs body(begin, end) over [0, n) in parallel, in ranges of at most `grain`.
 // If ranges throw, rethrows the exception of the lowest range, which holds

@@ -120,6 +120,11 @@ public:
     // A stencil's centre is used by its window reads only; any other
     // function's index parameter must be used by reads at it and nothing else.
     fn_.lazy_index_ = !fn_.params_.empty() && param_uses_ == param_reads_ && !aliases;
+    if (last_binary_ && last_binary_->position + 1 == fn_.code_.instrs.size() &&
+        fn_.result_.regs == std::vector<int>{last_binary_->out}) {
+      fn_.tail_ = last_binary_->op;
+      fn_.head_.instrs.assign(fn_.code_.instrs.begin(), fn_.code_.instrs.end() - 1);
+    }
     const std::vector<int>& res = fn_.result_.regs;
     for (int r : res)
       fn_.result_in_place_.push_back(computed_regs_.count(r) > 0 &&
@@ -135,8 +140,14 @@ private:
   Operand boundary_value_;      // stencil: the `constant` boundary value
   std::set<int> constant_regs_; // registers written once per frame (literals)
   std::set<int> computed_regs_; // see computed()
-  int param_uses_ = 0;          // references to the first parameter
-  int param_reads_ = 0;         // of which reads at exactly it (`(! xs i)`)
+  struct LastBinary {           // the latest fusable (+ a b) / (* a b) of the top-level code
+    ScalarFunction::TailBinary op;
+    size_t position;
+    int out;
+  };
+  std::optional<LastBinary> last_binary_;
+  int param_uses_ = 0;  // references to the first parameter
+  int param_reads_ = 0; // of which reads at exactly it (`(! xs i)`)
 
   int new_reg() { return fn_.registers_++; }
 
@@ -507,6 +518,12 @@ private:
                          (constant_regs_.count(b.regs[0]) ? kSecondConstant : kNoConstant);
     code.instrs.push_back(prim_instr(p.op, a.type.scalar_kind(), a.regs[0], b.regs[0], out.regs[0],
                                      e.loc, constants));
+    bool fusable = (p.op == Prim::Add || p.op == Prim::Mul) && p.args.size() == 2 &&
+                   constants == kNoConstant && a.type.scalar_kind() != ScalarKind::Bool;
+    if (fusable && &code == &fn_.code_)
+      last_binary_ =
+          LastBinary{ScalarFunction::TailBinary{p.op, a.type.scalar_kind(), a.regs[0], b.regs[0]},
+                     fn_.code_.instrs.size() - 1, out.regs[0]};
     return out;
   }
 
@@ -618,13 +635,14 @@ ScalarFunction compile_function(const Lambda& f, const ArrayScope& arrays,
   return fn;
 }
 
-void run_lanes_in_order(const ScalarFunction& f, Frame& frame, int count) {
+void run_lanes_in_order(const ScalarFunction& f, Frame& frame, int count, bool head_only) {
+  auto run = [&](const Selection& s) { head_only ? f.run_head(frame, s) : f.run(frame, s); };
   try {
-    f.run(frame, Selection::dense(count));
+    run(Selection::dense(count));
   } catch (const Error&) {
     for (int lane = 0; lane < count; ++lane) {
       uint16_t l = uint16_t(lane);
-      f.run(frame, Selection{&l, 1});
+      run(Selection{&l, 1});
     }
     throw; // unreachable in practice: some lane must fail again
   }

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "core/ir.h"
+#include "core/prim.h"
 #include "tbb/batch.h"
 
 namespace strata::tbbe {
@@ -48,15 +49,30 @@ public:
   // instructions on every selected lane and by nothing else, so a kernel may
   // point it at its output (Frame::alias) and skip the copy (store_lanes).
   const std::vector<bool>& result_in_place() const { return result_in_place_; }
+  // When the function ends in `(+ a b)` or `(* a b)` of two registers of one
+  // scalar kind, giving its one-leaf result, and nothing else follows: that
+  // last instruction, which cannot fail. A native fold then runs the head
+  // (every instruction but that one) and combines op(a[i], b[i]) straight
+  // into its accumulators, a superinstruction saving a pass over the batch.
+  struct TailBinary {
+    Prim op;
+    ScalarKind kind;
+    int a, b;
+  };
+  const std::optional<TailBinary>& tail_binary() const { return tail_; }
   // Writes constants and run constants; call once per frame, after binding arrays.
   void prepare(Frame& f) const { init_.run(f, Selection::dense(f.lanes())); }
   void run(Frame& f, const Selection& s) const { code_.run(f, s); }
+  // Every instruction but the tail_binary one (the whole code without one).
+  void run_head(Frame& f, const Selection& s) const { (tail_ ? head_ : code_).run(f, s); }
 
 private:
   friend class ScalarCompiler;
   int registers_ = 0;
   bool lazy_index_ = false;
   std::vector<bool> result_in_place_;
+  std::optional<TailBinary> tail_;
+  Code head_;
   std::vector<Operand> params_;
   Operand result_;
   Code init_, code_;
@@ -71,6 +87,6 @@ ScalarFunction compile_function(const Lambda& f, const ArrayScope& arrays,
 // Runs `f` on the dense lanes 0..count-1. If any lane raises an error, re-runs
 // the lanes one at a time in order and rethrows the first lane's error, so the
 // error is the one sequential evaluation would raise first.
-void run_lanes_in_order(const ScalarFunction& f, Frame& frame, int count);
+void run_lanes_in_order(const ScalarFunction& f, Frame& frame, int count, bool head_only = false);
 
 } // namespace strata::tbbe

@@ -161,6 +161,7 @@ TEST(TbbDirectReads, AReadAtTheIndexPointsIntoTheArray) {
   tbbe::ArrayTable table{&xs};
   tbbe::ScalarFunction fn = tbbe::compile_function(g.f, scope);
   EXPECT_TRUE(fn.lazy_index());
+  EXPECT_FALSE(fn.tail_binary()); // a read is not a fusable tail
   tbbe::Frame frame(fn.registers(), table);
   fn.prepare(frame);
   Shape sh{xs.size()};
@@ -174,6 +175,14 @@ TEST(TbbDirectReads, AReadAtTheIndexPointsIntoTheArray) {
   tbbe::ScalarFunction twice =
       tbbe::compile_function(std::get<ac::Generate>(q.body->node).f, scope);
   ASSERT_EQ(twice.result_in_place(), std::vector<bool>{true});
+  EXPECT_FALSE(twice.tail_binary()); // a literal operand: not a fusable tail
+  Program dot =
+      parse_and_check("(program ((xs (array f32 1)))"
+                      "  (generate (shape xs) (lambda ((i (ix 1))) (* (! xs i) (! xs i)))))");
+  tbbe::ScalarFunction square =
+      tbbe::compile_function(std::get<ac::Generate>(dot.body->node).f, scope);
+  ASSERT_TRUE(square.tail_binary());
+  EXPECT_EQ(square.tail_binary()->op, Prim::Mul);
   EXPECT_EQ(fn.result_in_place(), std::vector<bool>{false}); // a read: copied
   tbbe::Frame frame2(twice.registers(), table);
   twice.prepare(frame2);

@@ -51,6 +51,26 @@ TEST(TbbNative, FoldsOfLongRowsEqualTheInterpreterOnIntegers) {
                     " b a)) " + gen(type, 2, n) + "))");
 }
 
+// A fold of products or sums (a dot product) runs the element function
+// without its last `(* a b)` / `(+ a b)` and combines a[i]*b[i] straight into
+// the accumulators (ScalarFunction::tail_binary): same results, same errors.
+TEST(TbbNative, FoldsOfProductsAndSumsAsOneSuperinstruction) {
+  for (int64_t n : {32768, 32768 + 13, 70001})
+    for (std::string type : {"i64", "i32", "i8"})
+      for (std::string tail : {"*", "+"})
+        for (std::string op : {"+", "*", "max", "bxor"})
+          expect_same("(program () (alet ((xs " + gen(type, 1, n) + ")) (fold1 (lambda ((a " +
+                      type + ") (b " + type + ")) (" + op + " a b)) (zipwith (lambda ((x " + type +
+                      ") (y " + type + ")) (" + tail + " x y)) xs (map (lambda ((v " + type +
+                      ")) (bxor v 5" + type + ")) xs)))))");
+  // The head fails (a read past the end) in the middle of a chunk.
+  std::string e =
+      tbb_error("(program ((xs (array i32 1))) (fold (lambda ((a i32) (b i32)) (+ a b)) "
+                "0i32 (generate (ix 40000) (lambda ((i (ix 1))) (* (! xs i) (! xs i))))))",
+                {array_of<int32_t>(std::vector<int32_t>(35000, 3), {35000})});
+  EXPECT_NE(e.find("(35000)"), std::string::npos) << e;
+}
+
 TEST(TbbNative, ReadsAtConsecutiveGatheredAndMultiDimensionalIndices) {
   std::vector<int32_t> v(5000);
   for (size_t i = 0; i < v.size(); ++i)
