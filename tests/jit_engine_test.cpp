@@ -19,6 +19,7 @@
 #include "oracle/tolerance.h"
 #include "tests/cli_util.h"
 #include "tests/fusion_programs.h"
+#include "tests/jit_ir.h"
 #include "tests/test_util.h"
 
 namespace strata::test {
@@ -305,17 +306,6 @@ TEST(JitEngine, FloatSumsAreWithinTheOraclesTolerance) {
                               "(generate (ix 3 70001) (lambda ((i (ix 2))) (cast f32 (- (mod "
                               "(proj 1 i) 9) 4))))))"),
               {}, "integer-valued f32 sum");
-}
-
-// The optimised IR of the first kernel of `program` (fused).
-std::string optimised_ir_of(const std::string& program) {
-  Program p = parse_and_check(program);
-  KernelGraph g = build_kernel_graph(p, FusionOptions{true});
-  EXPECT_FALSE(g.body.empty());
-  const Kernel& k = g.body.front();
-  jit::KernelCode code = jit::generate_kernel_code(
-      g, k, jit::CodegenOptions{true, int(g.arrays.size()) + k.id}, "strata_test_ir");
-  return jit::optimised_ir(code);
 }
 
 // What the loop vectoriser makes of the kernels the engine's speed rests on

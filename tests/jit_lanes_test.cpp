@@ -17,6 +17,7 @@
 #include "jit/engine.h"
 #include "oracle/compare.h"
 #include "tests/cli_util.h"
+#include "tests/jit_ir.h"
 #include "tests/test_util.h"
 
 namespace strata::test {
@@ -83,17 +84,6 @@ std::string mandelbrot(int64_t rows, int64_t cols, int max_iter = 255) {
          " (lambda ((s (tuple i32 f32 f32))) (let ((x (proj 1 s)) (y (proj 2 s)))"
          " (tuple (+ (proj 0 s) 1i32) (+ (- (* x x) (* y y)) cx) (+ (* (* 2f32 x) y) cy))))"
          " (tuple 0i32 0f32 0f32)))))))";
-}
-
-// The optimised IR of the first kernel of `program` (fused).
-std::string optimised_ir_of(const std::string& program, bool checked = true) {
-  Program p = parse_and_check(program);
-  KernelGraph g = build_kernel_graph(p, FusionOptions{true});
-  EXPECT_FALSE(g.body.empty());
-  const Kernel& k = g.body.front();
-  jit::KernelCode code = jit::generate_kernel_code(
-      g, k, jit::CodegenOptions{checked, int(g.arrays.size()) + k.id}, "strata_lanes_ir");
-  return jit::optimised_ir(code);
 }
 
 TEST(JitLanes, MandelbrotEqualsTheInterpreter) {

@@ -9,6 +9,7 @@
 #include "fusion/fuse.h"
 #include "jit/backend.h"
 #include "jit/codegen.h"
+#include "tests/jit_ir.h"
 #include "tests/test_util.h"
 
 namespace strata::test {
@@ -16,13 +17,7 @@ namespace {
 
 // The optimised IR of the program's first kernel, one string per function.
 std::vector<std::string> optimised_functions(const std::string& program) {
-  Program p = parse_and_check(program);
-  KernelGraph g = build_kernel_graph(p, FusionOptions{true});
-  EXPECT_FALSE(g.body.empty());
-  const Kernel& k = g.body.front();
-  jit::KernelCode code = jit::generate_kernel_code(
-      g, k, jit::CodegenOptions{true, int(g.arrays.size()) + k.id}, "strata_pipeline_ir");
-  std::string ir = jit::optimised_ir(code);
+  std::string ir = optimised_ir_of(program);
   std::vector<std::string> functions;
   for (size_t at = ir.find("\ndefine "); at != std::string::npos;) {
     size_t next = ir.find("\ndefine ", at + 1);
