@@ -44,21 +44,28 @@ TEST(TbbNative, ScansOfEveryRecognisedOperationAndType) {
 TEST(TbbNative, FoldsOfLongRowsEqualTheInterpreterOnIntegers) {
   // The last chunk of a row: whole, one element, fewer elements than
   // accumulator lanes, lanes plus a partial block, several batches plus one.
+  // Every operation on i64; narrower types (more lanes per vector) on fewer.
+  auto check = [](int64_t n, const std::string& type, const std::string& op) {
+    expect_same("(program () (fold1 (lambda ((a " + type + ") (b " + type + ")) (" + op +
+                " b a)) " + gen(type, 2, n) + "))");
+  };
   for (int64_t n : {32768, 32769, 32768 + 13, 32768 + 200, 70001})
-    for (std::string type : {"i64", "i32", "i8"})
-      for (std::string op : {"+", "*", "min", "max", "band", "bor", "bxor"})
-        expect_same("(program () (fold1 (lambda ((a " + type + ") (b " + type + ")) (" + op +
-                    " b a)) " + gen(type, 2, n) + "))");
+    for (std::string op : {"+", "*", "min", "max", "band", "bor", "bxor"})
+      check(n, "i64", op);
+  for (int64_t n : {32768 + 13, 70001})
+    for (std::string type : {"i32", "i8"})
+      for (std::string op : {"+", "*", "min", "bxor"})
+        check(n, type, op);
 }
 
 // A fold of products or sums (a dot product) runs the element function
 // without its last `(* a b)` / `(+ a b)` and combines a[i]*b[i] straight into
 // the accumulators (ScalarFunction::tail_binary): same results, same errors.
 TEST(TbbNative, FoldsOfProductsAndSumsAsOneSuperinstruction) {
-  for (int64_t n : {32768, 32768 + 13, 70001})
+  for (int64_t n : {32768 + 13, 70001})
     for (std::string type : {"i64", "i32", "i8"})
       for (std::string tail : {"*", "+"})
-        for (std::string op : {"+", "*", "max", "bxor"})
+        for (std::string op : {"+", "max"})
           expect_same("(program () (alet ((xs " + gen(type, 1, n) + ")) (fold1 (lambda ((a " +
                       type + ") (b " + type + ")) (" + op + " a b)) (zipwith (lambda ((x " + type +
                       ") (y " + type + ")) (" + tail + " x y)) xs (map (lambda ((v " + type +
