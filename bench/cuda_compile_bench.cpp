@@ -139,14 +139,11 @@ void register_all() {
 
 int main(int argc, char** argv) {
   using namespace strata::bench;
-  const char* env = std::getenv("STRATA_BENCH_SMOKE");
-  g_smoke = env && *env && std::strcmp(env, "0") != 0;
+  g_smoke = take_smoke_flag(argc, argv);
   int kept = 1;
   try {
     for (int i = 1; i < argc; ++i) {
-      if (std::strcmp(argv[i], "--smoke") == 0)
-        g_smoke = true;
-      else if (std::strncmp(argv[i], "--arch=", 7) == 0)
+      if (std::strncmp(argv[i], "--arch=", 7) == 0)
         g_arch = strata::cuda::parse_arch(argv[i] + 7);
       else
         argv[kept++] = argv[i];

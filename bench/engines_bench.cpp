@@ -225,16 +225,7 @@ void register_all() {
 
 int main(int argc, char** argv) {
   using namespace strata::bench;
-  const char* env = std::getenv("STRATA_BENCH_SMOKE");
-  g_smoke = env && *env && std::strcmp(env, "0") != 0;
-  int kept = 1;
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--smoke") == 0)
-      g_smoke = true;
-    else
-      argv[kept++] = argv[i];
-  }
-  argc = kept;
+  g_smoke = take_smoke_flag(argc, argv);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::AddCustomContext("strata_threads", std::to_string(tbb::info::default_concurrency()));

@@ -1,5 +1,7 @@
 #include "bench/workloads.h"
 
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -212,6 +214,20 @@ std::vector<Workload> make_workloads() {
 const std::vector<Workload>& workloads() {
   static const std::vector<Workload> w = make_workloads();
   return w;
+}
+
+bool take_smoke_flag(int& argc, char** argv) {
+  const char* env = std::getenv("STRATA_BENCH_SMOKE");
+  bool smoke = env && *env && std::strcmp(env, "0") != 0;
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--smoke") == 0)
+      smoke = true;
+    else
+      argv[kept++] = argv[i];
+  }
+  argc = kept;
+  return smoke;
 }
 
 } // namespace strata::bench

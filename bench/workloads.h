@@ -35,6 +35,11 @@ struct Workload {
 
 const std::vector<Workload>& workloads();
 
+// Whether a bench binary runs in smoke mode (tiny sizes, one iteration):
+// STRATA_BENCH_SMOKE set and not 0, or a `--smoke` argument, which is
+// removed from argv so that Google Benchmark does not see it.
+bool take_smoke_flag(int& argc, char** argv);
+
 // The text of examples/NAME.strata (the source tree is compiled in).
 std::string example_program(const std::string& name);
 
@@ -42,8 +47,9 @@ std::string example_program(const std::string& name);
 #define STRATA_BENCH_BASELINES(X)                                                                  \
   X(dotp)                                                                                          \
   X(saxpy)                                                                                         \
-  X(mapchain) X(sum_i32) X(scan_f32) X(scan_i32) X(histogram) X(mandelbrot) X(blackscholes)        \
-      X(matmul) X(stencil) X(nbody) X(awhile)
+  X(mapchain)                                                                                      \
+  X(sum_i32) X(scan_f32) X(scan_i32) X(histogram) X(mandelbrot) X(blackscholes) X(matmul)          \
+      X(stencil) X(nbody) X(awhile)
 #define STRATA_BENCH_DECLARE(w)                                                                    \
   void o3_##w(const std::vector<Array>& in, std::vector<Array>& out);                              \
   void tbb_##w(const std::vector<Array>& in, std::vector<Array>& out);
