@@ -79,15 +79,6 @@ void fold_rows_in_order(Runtime& rt, const kn::Fold& fold, const FoldPlan& p, in
   }
 }
 
-// Loads the index of element `pos` (row-major) into lane `lane`.
-void set_position(Frame& f, const std::vector<int>& regs, const Shape& sh, int64_t pos, int lane) {
-  for (size_t k = regs.size(); k-- > 1;) {
-    f.reg<int64_t>(regs[k])[lane] = pos % sh[k];
-    pos /= sh[k];
-  }
-  if (!regs.empty()) f.reg<int64_t>(regs[0])[lane] = pos;
-}
-
 // Folds elements [start, start+len) of the input (len >= 1, within one row)
 // without a seed; the result is in lane 0 of the combiner's accumulator.
 void fold_chunk(Runtime& rt, const kn::Fold& fold, const FoldPlan& p, int64_t start, int64_t len,

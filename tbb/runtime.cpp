@@ -155,17 +155,13 @@ void Frame::fill_deferred_index() {
   fill_indices(*this, *d.regs, *d.shape, d.start, d.count);
 }
 
-namespace {
-
-// Writes the row-major index `pos` of `sh` into lane `lane` of `regs`.
-void write_index(Frame& f, const std::vector<int>& regs, const Shape& sh, int64_t pos, int lane) {
-  for (size_t k = regs.size(); k-- > 0;) {
-    f.reg<int64_t>(regs[k])[lane] = k == 0 ? pos : pos % sh[k];
-    if (k > 0) pos /= sh[k];
+void set_position(Frame& f, const std::vector<int>& regs, const Shape& sh, int64_t pos, int lane) {
+  for (size_t k = regs.size(); k-- > 1;) {
+    f.reg<int64_t>(regs[k])[lane] = pos % sh[k];
+    pos /= sh[k];
   }
+  if (!regs.empty()) f.reg<int64_t>(regs[0])[lane] = pos;
 }
-
-} // namespace
 
 void run_batch(const ScalarFunction& fn, Frame& f, const Shape& sh, int64_t start, int count,
                bool head_only) {
@@ -181,8 +177,8 @@ void run_batch(const ScalarFunction& fn, Frame& f, const Shape& sh, int64_t star
       regs.size() <= 1 || count <= 0 || start / sh.back() == (start + count - 1) / sh.back();
   if (fn.lazy_index() && one_row && count > 0) {
     // Reads at the index need lanes 0 and count-1 only; the rest on demand.
-    write_index(f, regs, sh, start, 0);
-    write_index(f, regs, sh, start + count - 1, count - 1);
+    set_position(f, regs, sh, start, 0);
+    set_position(f, regs, sh, start + count - 1, count - 1);
     f.defer_index({&regs, &sh, start, count});
   } else {
     fill_indices(f, regs, sh, start, count);

@@ -82,6 +82,8 @@ void store_lanes(Frame& f, const std::vector<int>& regs, Array& out, int64_t sta
 // Points the result registers that allow it (ScalarFunction::result_in_place)
 // at elements start... of `out`, so the next run computes them in place.
 void write_in_place(const ScalarFunction& fn, Frame& f, Array& out, int64_t start);
+// The index of element `pos` (row-major in `sh`) into lane `lane` of `regs`.
+void set_position(Frame& f, const std::vector<int>& regs, const Shape& sh, int64_t pos, int lane);
 // The row-major indices start..start+count-1 of `sh` into index registers;
 // returns whether they lie within one row (the innermost dimension).
 bool fill_indices(Frame& f, const std::vector<int>& regs, const Shape& sh, int64_t start,
