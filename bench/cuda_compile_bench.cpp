@@ -108,20 +108,8 @@ void add_program(const std::string& name, const std::string& text) {
 }
 
 void register_all() {
-  std::vector<std::string> texts;
-  for (const Workload& w : workloads()) {
-    texts.push_back(w.program(w.full));
-    add_program(w.name, texts.back());
-  }
-  std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(fs::path(STRATA_SOURCE_DIR) / "examples"))
-    if (e.path().extension() == ".strata") files.push_back(e.path());
-  std::sort(files.begin(), files.end());
-  for (const fs::path& f : files) {
-    std::string text = example_program(f.stem().string());
-    if (std::find(texts.begin(), texts.end(), text) == texts.end())
-      add_program("ex." + f.stem().string(), text);
-  }
+  for (const NamedProgram& p : compile_bench_programs())
+    add_program(p.name, p.text);
   for (const Compiled& c : programs())
     for (const char* mode : {"cold", "disk", "memory"}) {
       auto* b = benchmark::RegisterBenchmark(("cuda_compile/" + c.name + "/" + mode).c_str(),

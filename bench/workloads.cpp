@@ -1,7 +1,9 @@
 #include "bench/workloads.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -17,6 +19,25 @@ std::string example_program(const std::string& name) {
   std::ostringstream s;
   s << f.rdbuf();
   return s.str();
+}
+
+std::vector<NamedProgram> compile_bench_programs() {
+  std::vector<NamedProgram> out;
+  for (const Workload& w : workloads())
+    out.push_back({w.name, w.program(w.full)});
+  std::vector<std::filesystem::path> files;
+  for (const auto& e :
+       std::filesystem::directory_iterator(std::filesystem::path(STRATA_SOURCE_DIR) / "examples"))
+    if (e.path().extension() == ".strata") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  size_t workload_count = out.size();
+  for (const std::filesystem::path& f : files) {
+    std::string text = example_program(f.stem().string());
+    auto same = [&](const NamedProgram& p) { return p.text == text; };
+    if (std::none_of(out.begin(), out.begin() + ptrdiff_t(workload_count), same))
+      out.push_back({"ex." + f.stem().string(), text});
+  }
+  return out;
 }
 
 namespace {

@@ -43,13 +43,23 @@ bool take_smoke_flag(int& argc, char** argv);
 // The text of examples/NAME.strata (the source tree is compiled in).
 std::string example_program(const std::string& name);
 
+// The programs whose compile latency the compile suites measure: every
+// workload at its full size, then every example whose text no workload
+// shares (named ex.<stem>), in file-name order.
+struct NamedProgram {
+  std::string name;
+  std::string text;
+};
+std::vector<NamedProgram> compile_bench_programs();
+
 // Hand-written baselines (bench/baselines_o3.cpp, bench/baselines_tbb.cpp).
 #define STRATA_BENCH_BASELINES(X)                                                                  \
   X(dotp)                                                                                          \
   X(saxpy)                                                                                         \
   X(mapchain)                                                                                      \
-  X(sum_i32) X(scan_f32) X(scan_i32) X(histogram) X(mandelbrot) X(blackscholes) X(matmul)          \
-      X(stencil) X(nbody) X(awhile)
+  X(sum_i32)                                                                                       \
+  X(scan_f32) X(scan_i32) X(histogram) X(mandelbrot) X(blackscholes) X(matmul) X(stencil) X(nbody) \
+      X(awhile)
 #define STRATA_BENCH_DECLARE(w)                                                                    \
   void o3_##w(const std::vector<Array>& in, std::vector<Array>& out);                              \
   void tbb_##w(const std::vector<Array>& in, std::vector<Array>& out);

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <ctime>
 #include <mutex>
 #include <unordered_map>
 
@@ -215,13 +216,25 @@ struct Backend {
     dump(m);
   }
 
-  // The pipeline, then object code for the host.
-  std::vector<char> compile(llvm::Module& m) {
+  // The pipeline, then object code for the host; the time each took goes to
+  // `out`.
+  std::vector<char> compile(llvm::Module& m, LoadedKernel& out) {
+    auto t0 = std::chrono::steady_clock::now();
     optimise(m);
+    auto t1 = std::chrono::steady_clock::now();
+    out.optimise_ms += std::chrono::duration<double, std::milli>(t1 - t0).count();
+    std::vector<char> object = emit(m);
+    out.emit_ms +=
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
+    return object;
+  }
+
+  // Object code for the host of an optimised module.
+  std::vector<char> emit(llvm::Module& m) {
     llvm::SmallVector<char, 0> buffer;
-    llvm::raw_svector_ostream out(buffer);
+    llvm::raw_svector_ostream object(buffer);
     llvm::legacy::PassManager pm;
-    if (tm->addPassesToEmitFile(pm, out, nullptr, llvm::CodeGenFileType::ObjectFile))
+    if (tm->addPassesToEmitFile(pm, object, nullptr, llvm::CodeGenFileType::ObjectFile))
       throw Error(ErrorKind::Resource, "jit: the host target cannot emit object files");
     pm.run(m);
     return std::vector<char>(buffer.begin(), buffer.end());
@@ -312,7 +325,7 @@ LoadedKernel load_kernel(const std::string& key, const KernelSource& source) {
     out = LoadedKernel{};
   }
   KernelCode code = build(be, source, out);
-  std::vector<char> object = be.compile(*code.module->module);
+  std::vector<char> object = be.compile(*code.module->module, out);
   code.module.reset();
   std::string meta = encode_kernel_meta(source.graph, source.kernel, code);
   out.entries = be.add(object, code);
@@ -333,6 +346,26 @@ std::string optimised_ir(KernelCode& code) {
   code.module->module->print(os, nullptr);
   code.module.reset();
   return os.str();
+}
+
+static double thread_cpu_ms() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
+}
+
+ColdCompile compile_uncached(KernelCode& code) {
+  Backend& be = Backend::get();
+  std::lock_guard lock(be.mutex);
+  ColdCompile out;
+  double t0 = thread_cpu_ms();
+  be.optimise(*code.module->module);
+  double t1 = thread_cpu_ms();
+  out.object_bytes = be.emit(*code.module->module).size();
+  out.optimise_ms = t1 - t0;
+  out.emit_ms = thread_cpu_ms() - t1;
+  code.module.reset();
+  return out;
 }
 
 BackendCounters backend_counters() {

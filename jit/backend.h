@@ -31,7 +31,9 @@ struct LoadedKernel {
   // table cannot be tied to this kernel's expressions (jit/kernel_meta.h
   // Unbound) says "... (IR built for the site table)".
   std::string cache;
-  double codegen_ms = 0; // building IR (none on a hit)
+  double codegen_ms = 0;  // building IR (none on a hit)
+  double optimise_ms = 0; // the pass pipeline (a miss only)
+  double emit_ms = 0;     // instruction selection to an object file (a miss only)
 };
 
 // The entry points and code description of a kernel: from the in-memory
@@ -43,6 +45,16 @@ LoadedKernel load_kernel(const std::string& key, const KernelSource& source);
 // The module of `code` after the pass pipeline every kernel goes through, as
 // LLVM IR text (tests check what the vectoriser did); nothing is loaded.
 std::string optimised_ir(KernelCode& code);
+
+// A cold compile of `code`'s module for measurements (bench/jit_compile_bench.cpp):
+// the pass pipeline, then object emission, each in thread CPU time; nothing
+// is cached or loaded, and the module is consumed.
+struct ColdCompile {
+  double optimise_ms = 0;
+  double emit_ms = 0;
+  size_t object_bytes = 0;
+};
+ColdCompile compile_uncached(KernelCode& code);
 
 // The symbol prefix of a key's functions.
 std::string symbol_prefix(const std::string& key);

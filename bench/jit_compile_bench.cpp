@@ -1,0 +1,122 @@
+// strata_bench_jit_compile: the jit engine's cold compile latency, per fused
+// kernel. For every program of compile_bench_programs() (the workloads at full
+// size and the other examples), fused and checked, and every kernel of its
+// compute kernel of its graph (acond's condition, a few instructions, is left out):
+//
+//   jit_compile/<program>/k<id>   build the kernel's LLVM IR, run the pass
+//                                 pipeline, emit the object (no cache: every
+//                                 iteration compiles it again)
+//
+// Counters, thread CPU time averaged over the iterations: codegen_ms (IR),
+// optimise_ms (pass pipeline), emit_ms (instruction selection to an object),
+// total_ms (their sum: issue 7's "fused kernel compiled in under 15 ms"), and
+// the entry points and object size. These are steady-state figures: the first
+// compile of a process also pays ~3-5 ms of one-time LLVM set-up (see
+// --report's compile_ms for that). docs/jit.md "Compile latency" has the
+// figures.
+//
+// --smoke (or STRATA_BENCH_SMOKE=1): one iteration each (ctest runs it for one
+// program).
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <ctime>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bench/workloads.h"
+#include "core/check.h"
+#include "core/parser.h"
+#include "fusion/fuse.h"
+#include "jit/backend.h"
+#include "jit/codegen.h"
+#include "jit/key.h"
+
+namespace strata::bench {
+namespace {
+
+bool g_smoke = false;
+
+struct Fused {
+  std::unique_ptr<Program> program; // the graph points into it
+  KernelGraph graph;
+};
+
+double thread_cpu_ms() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
+}
+
+void cold_compile(benchmark::State& state, const Fused* f, const Kernel* k) {
+  try {
+    int temp = int(f->graph.arrays.size()) + k->id; // as the engine numbers temporaries
+    std::string key =
+        jit::kernel_key(jit::kernel_text(f->graph, *k, temp), true, jit::target_description());
+    double codegen = 0, optimise = 0, emit = 0;
+    size_t object = 0;
+    int entries = 0;
+    for (auto _ : state) {
+      double t0 = thread_cpu_ms();
+      jit::KernelCode code = jit::generate_kernel_code(
+          f->graph, *k, jit::CodegenOptions{true, temp}, jit::symbol_prefix(key));
+      codegen += thread_cpu_ms() - t0;
+      jit::ColdCompile c = jit::compile_uncached(code);
+      optimise += c.optimise_ms;
+      emit += c.emit_ms;
+      object = c.object_bytes;
+      entries = code.entries;
+    }
+    auto avg = [](double v) { return benchmark::Counter(v, benchmark::Counter::kAvgIterations); };
+    state.counters["codegen_ms"] = avg(codegen);
+    state.counters["optimise_ms"] = avg(optimise);
+    state.counters["emit_ms"] = avg(emit);
+    state.counters["total_ms"] = avg(codegen + optimise + emit);
+    state.counters["entries"] = double(entries);
+    state.counters["object_KiB"] = double(object) / 1024;
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+  }
+}
+
+std::vector<std::unique_ptr<Fused>>& programs() {
+  static std::vector<std::unique_ptr<Fused>> all;
+  return all;
+}
+
+void register_all() {
+  for (const NamedProgram& p : compile_bench_programs()) {
+    auto f = std::make_unique<Fused>();
+    f->program = std::make_unique<Program>(parse_program(p.text, p.name));
+    check_program(*f->program);
+    f->graph = build_kernel_graph(*f->program, FusionOptions{true});
+    for (const Kernel* k : compute_kernels(f->graph)) {
+      std::string name = "jit_compile/" + p.name + "/k" + std::to_string(k->id);
+      auto* b = benchmark::RegisterBenchmark(name.c_str(), cold_compile, f.get(), k);
+      b->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
+      if (g_smoke) b->Iterations(1);
+    }
+    programs().push_back(std::move(f));
+  }
+}
+
+} // namespace
+} // namespace strata::bench
+
+int main(int argc, char** argv) {
+  using namespace strata::bench;
+  g_smoke = take_smoke_flag(argc, argv);
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  try {
+    register_all();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "strata_bench_jit_compile: %s\n", e.what());
+    return 1;
+  }
+  benchmark::AddCustomContext("strata_jit_target", strata::jit::target_description());
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
