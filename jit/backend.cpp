@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <mutex>
+#include <span>
 #include <unordered_map>
 
 #include <llvm/Analysis/TargetLibraryInfo.h>
@@ -17,12 +18,16 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Passes/StandardInstrumentations.h>
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/TargetParser/Host.h>
+
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include "cache/kernel_cache.h"
 #include "core/error.h"
@@ -120,12 +125,18 @@ public:
   }
 };
 
+static double thread_cpu_ms() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
+}
+
 struct Backend {
   std::mutex mutex;
   std::unique_ptr<llvm::orc::LLJIT> jit;
-  // One for every compile (they run under `mutex`), made at the first one: a
-  // process that only loads objects from disk needs none.
-  std::unique_ptr<llvm::TargetMachine> tm;
+  // By part (machine()), made at the first compile: a process that only
+  // loads objects from disk needs none.
+  std::vector<std::unique_ptr<llvm::TargetMachine>> tms;
   llvm::orc::JITTargetMachineBuilder jtmb;
   std::string target;
   bool o3 = false; // STRATA_JIT_PIPELINE=O3: LLVM's O3 pipeline and options (comparisons)
@@ -183,11 +194,19 @@ struct Backend {
     if (!ec) m.print(os, nullptr);
   }
 
+  // The target machine of part `part` of a kernel: one per part, made on
+  // first use, so that the parts of one kernel compile at the same time
+  // (compiles of different kernels are serialised under `mutex`).
+  llvm::TargetMachine& machine(size_t part) {
+    while (tms.size() <= part)
+      tms.push_back(check(jtmb.createTargetMachine(), "target machine"));
+    return *tms[part];
+  }
+
   // The pass pipeline above for the host (what every kernel goes through).
-  void optimise(llvm::Module& m) {
-    if (!tm) tm = check(jtmb.createTargetMachine(), "target machine");
-    m.setDataLayout(tm->createDataLayout());
-    m.setTargetTriple(tm->getTargetTriple().str());
+  void optimise(llvm::Module& m, llvm::TargetMachine& tm) {
+    m.setDataLayout(tm.createDataLayout());
+    m.setTargetTriple(tm.getTargetTriple().str());
     std::string broken;
     llvm::raw_string_ostream os(broken);
     if (llvm::verifyModule(m, &os))
@@ -199,8 +218,12 @@ struct Backend {
     llvm::PipelineTuningOptions pto;
     pto.LoopVectorization = true;
     pto.SLPVectorization = true;
-    llvm::PassBuilder pb(tm.get(), pto);
-    llvm::TargetLibraryInfoImpl tlii(tm->getTargetTriple());
+    // Entries marked optnone (FnBuilder::run_once) skip the pipeline.
+    llvm::PassInstrumentationCallbacks pic;
+    llvm::OptNoneInstrumentation optnone(false);
+    optnone.registerCallbacks(pic);
+    llvm::PassBuilder pb(&tm, pto, std::nullopt, &pic);
+    llvm::TargetLibraryInfoImpl tlii(tm.getTargetTriple());
     fam.registerPass([&] { return llvm::TargetLibraryAnalysis(tlii); });
     pb.registerModuleAnalyses(mam);
     pb.registerCGSCCAnalyses(cgam);
@@ -216,35 +239,62 @@ struct Backend {
     dump(m);
   }
 
-  // The pipeline, then object code for the host; the time each took goes to
-  // `out`.
-  std::vector<char> compile(llvm::Module& m, LoadedKernel& out) {
-    auto t0 = std::chrono::steady_clock::now();
-    optimise(m);
-    auto t1 = std::chrono::steady_clock::now();
-    out.optimise_ms += std::chrono::duration<double, std::milli>(t1 - t0).count();
-    std::vector<char> object = emit(m);
-    out.emit_ms +=
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
-    return object;
-  }
-
   // Object code for the host of an optimised module.
-  std::vector<char> emit(llvm::Module& m) {
+  static std::vector<char> emit(llvm::Module& m, llvm::TargetMachine& tm) {
     llvm::SmallVector<char, 0> buffer;
     llvm::raw_svector_ostream object(buffer);
     llvm::legacy::PassManager pm;
-    if (tm->addPassesToEmitFile(pm, object, nullptr, llvm::CodeGenFileType::ObjectFile))
+    if (tm.addPassesToEmitFile(pm, object, nullptr, llvm::CodeGenFileType::ObjectFile))
       throw Error(ErrorKind::Resource, "jit: the host target cannot emit object files");
     pm.run(m);
     return std::vector<char>(buffer.begin(), buffer.end());
   }
 
-  std::vector<EntryFn> add(std::span<const char> object, const KernelCode& code) {
-    auto buffer = llvm::MemoryBuffer::getMemBufferCopy(
-        llvm::StringRef(object.data(), object.size()), code.prefix);
-    if (llvm::Error e = jit->addObjectFile(std::move(buffer)))
-      throw Error(ErrorKind::Resource, "jit: loading a kernel object: " + error_text(std::move(e)));
+  // The pipeline, then object code, for every part of `h`: the parts at the
+  // same time on TBB's threads. Thread CPU times of each step, summed over
+  // the parts, go to `out` (with the wall time of the whole in llvm_ms).
+  std::vector<std::vector<char>> compile(ModuleHandle& h, LoadedKernel& out) {
+    auto start = std::chrono::steady_clock::now();
+    size_t n = h.parts.size();
+    for (size_t i = 0; i < n; ++i)
+      machine(i); // made here, one thread at a time
+    std::vector<std::vector<char>> objects(n);
+    std::vector<double> optimise_ms(n), emit_ms(n);
+    auto part = [&](size_t i) {
+      double t0 = thread_cpu_ms();
+      optimise(*h.parts[i].module, *tms[i]);
+      double t1 = thread_cpu_ms();
+      objects[i] = emit(*h.parts[i].module, *tms[i]);
+      optimise_ms[i] = t1 - t0;
+      emit_ms[i] = thread_cpu_ms() - t1;
+    };
+    if (n == 1) {
+      part(0);
+    } else {
+      // Isolated: a thread waiting here must not pick up an outer task that
+      // could block on `mutex`, which this thread holds.
+      tbb::this_task_arena::isolate(
+          [&] { tbb::parallel_for(size_t(0), n, [&](size_t i) { part(i); }); });
+    }
+    for (size_t i = 0; i < n; ++i) {
+      out.optimise_ms += optimise_ms[i];
+      out.emit_ms += emit_ms[i];
+    }
+    out.llvm_ms +=
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return objects;
+  }
+
+  std::vector<EntryFn> add(const std::vector<std::span<const char>>& objects,
+                           const KernelCode& code) {
+    for (size_t i = 0; i < objects.size(); ++i) {
+      auto buffer = llvm::MemoryBuffer::getMemBufferCopy(
+          llvm::StringRef(objects[i].data(), objects[i].size()),
+          code.prefix + "_part" + std::to_string(i));
+      if (llvm::Error e = jit->addObjectFile(std::move(buffer)))
+        throw Error(ErrorKind::Resource,
+                    "jit: loading a kernel object: " + error_text(std::move(e)));
+    }
     std::vector<EntryFn> entries;
     for (int i = 0; i < code.entries; ++i) {
       auto addr = check(jit->lookup(code.prefix + "_" + std::to_string(i)), "symbol lookup");
@@ -312,9 +362,9 @@ LoadedKernel load_kernel(const std::string& key, const KernelSource& source) {
   cache::Key k{key};
   if (std::optional<std::vector<char>> payload = be.disk.load(k, why)) {
     std::string_view meta;
-    std::span<const char> object;
-    if (unpack_entry(*payload, meta, object) && describe_hit(be, key, meta, source, out)) {
-      out.entries = be.add(object, out.code);
+    std::vector<std::span<const char>> objects;
+    if (unpack_entry(*payload, meta, objects) && describe_hit(be, key, meta, source, out)) {
+      out.entries = be.add(objects, out.code);
       ++be.disk_loads;
       out.cache = "hit (disk)" + out.cache;
       be.loaded[key] = Backend::Loaded{out.entries, std::string(meta)};
@@ -325,13 +375,14 @@ LoadedKernel load_kernel(const std::string& key, const KernelSource& source) {
     out = LoadedKernel{};
   }
   KernelCode code = build(be, source, out);
-  std::vector<char> object = be.compile(*code.module->module, out);
+  std::vector<std::vector<char>> compiled = be.compile(*code.module, out);
   code.module.reset();
+  std::vector<std::span<const char>> objects(compiled.begin(), compiled.end());
   std::string meta = encode_kernel_meta(source.graph, source.kernel, code);
-  out.entries = be.add(object, code);
+  out.entries = be.add(objects, code);
   out.code = std::move(code);
   ++be.compiled;
-  be.disk.store(k, pack_entry(meta, object));
+  be.disk.store(k, pack_entry(meta, objects));
   be.loaded[key] = Backend::Loaded{out.entries, std::move(meta)};
   out.cache = "miss: " + why;
   return out;
@@ -340,30 +391,28 @@ LoadedKernel load_kernel(const std::string& key, const KernelSource& source) {
 std::string optimised_ir(KernelCode& code) {
   Backend& be = Backend::get();
   std::lock_guard lock(be.mutex);
-  be.optimise(*code.module->module);
   std::string text;
   llvm::raw_string_ostream os(text);
-  code.module->module->print(os, nullptr);
+  for (size_t i = 0; i < code.module->parts.size(); ++i) {
+    llvm::Module& m = *code.module->parts[i].module;
+    be.optimise(m, be.machine(i));
+    m.print(os, nullptr);
+  }
   code.module.reset();
   return os.str();
-}
-
-static double thread_cpu_ms() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
 }
 
 ColdCompile compile_uncached(KernelCode& code) {
   Backend& be = Backend::get();
   std::lock_guard lock(be.mutex);
+  LoadedKernel times;
   ColdCompile out;
-  double t0 = thread_cpu_ms();
-  be.optimise(*code.module->module);
-  double t1 = thread_cpu_ms();
-  out.object_bytes = be.emit(*code.module->module).size();
-  out.optimise_ms = t1 - t0;
-  out.emit_ms = thread_cpu_ms() - t1;
+  for (const std::vector<char>& object : be.compile(*code.module, times))
+    out.object_bytes += object.size();
+  out.optimise_ms = times.optimise_ms;
+  out.emit_ms = times.emit_ms;
+  out.wall_ms = times.llvm_ms;
+  out.parts = code.module->parts.size();
   code.module.reset();
   return out;
 }

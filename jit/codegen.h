@@ -15,7 +15,7 @@
 
 namespace strata::jit {
 
-struct ModuleHandle; // an llvm::LLVMContext and llvm::Module (jit/llvm_module.h)
+struct ModuleHandle; // the kernel's LLVM modules, one per part (jit/llvm_module.h)
 
 // The entry points of one kernel, by index into the module's functions
 // `<prefix>_<index>`; -1 where the kernel kind has no such entry.

@@ -62,6 +62,11 @@ void FnBuilder::finish() {
   pb_.CreateBr(&*std::next(fn->begin()));
 }
 
+void FnBuilder::run_once() {
+  fn->addFnAttr(llvm::Attribute::OptimizeNone);
+  fn->addFnAttr(llvm::Attribute::NoInline);
+}
+
 llvm::Value* FnBuilder::leaf_ptr(int array, size_t leaf) {
   auto key = std::make_pair(array, leaf);
   auto it = leaf_ptrs_.find(key);
@@ -140,6 +145,23 @@ void FnBuilder::store_slots(llvm::Value* base, int first, const Type& t, const V
   std::vector<ScalarKind> kinds = t.leaves();
   for (size_t l = 0; l < kinds.size(); ++l)
     store_mem(slot_ptr(base, first + int(l)), kinds[l], v[l]);
+}
+
+void FnBuilder::call_entry(const std::string& callee, llvm::Value* lo, llvm::Value* hi) {
+  llvm::FunctionCallee f = mod.getOrInsertFunction(callee, fn->getFunctionType());
+  if (auto* decl = llvm::dyn_cast<llvm::Function>(f.getCallee())) {
+    decl->addFnAttr(llvm::Attribute::NoUnwind);
+    decl->addParamAttr(1, llvm::Attribute::NoAlias);
+  }
+  llvm::Value* status = b.CreateCall(f, {arrays, error, lo, hi, aux});
+  llvm::BasicBlock* fail = llvm::BasicBlock::Create(ctx, "callee_failed", fn);
+  llvm::BasicBlock* ok = llvm::BasicBlock::Create(ctx, "callee_ok", fn);
+  llvm::MDBuilder md(ctx);
+  b.CreateCondBr(b.CreateICmpNE(status, b.getInt32(0)), fail, ok,
+                 md.createBranchWeights(1, 1 << 20));
+  b.SetInsertPoint(fail);
+  b.CreateRet(status);
+  b.SetInsertPoint(ok);
 }
 
 void FnBuilder::fail_if(llvm::Value* cond, Site site, const std::vector<llvm::Value*>& payload) {

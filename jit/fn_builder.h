@@ -100,6 +100,11 @@ public:
 
   // Ends the function: `ret 0` at the current point, prologue linked to the body.
   void finish();
+  // Marks the entry as one that runs once per kernel or per chunk (closed
+  // expressions, combining two partial results), not per element: it skips
+  // the pass pipeline and instruction selection uses the fast selector
+  // (optnone), which saves compile time for no run time that counts.
+  void run_once();
 
   llvm::Value* i64(int64_t v) { return b.getInt64(uint64_t(v)); }
   // Loaded once in the prologue.
@@ -116,6 +121,11 @@ public:
   Val load_slots(llvm::Value* base, int first, const Type& t);
   void store_slots(llvm::Value* base, int first, const Type& t, const Val& v);
   llvm::Value* slot_ptr(llvm::Value* base, int slot);
+
+  // Calls entry `callee` (another entry of this kernel, possibly in another
+  // part) on positions [lo, hi) with this entry's arrays, error slot and aux;
+  // returns its failure from this entry.
+  void call_entry(const std::string& callee, llvm::Value* lo, llvm::Value* hi);
 
   // Fails the check `site` (writing `payload`, each an i64 or narrower) when `cond` holds.
   void fail_if(llvm::Value* cond, Site site, const std::vector<llvm::Value*>& payload);

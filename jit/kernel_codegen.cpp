@@ -32,11 +32,28 @@ private:
   const CodegenOptions& o_;
   KernelCode& code_;
 
-  llvm::Module& mod() { return *code_.module->module; }
+  // The module of part `part`, made on first use. Part 0 holds the entries
+  // the host calls first; a second loop nest that is as large (a fold's chunk
+  // entry, a stencil's boundary) goes in part 1, compiled at the same time on
+  // another thread.
+  llvm::Module& mod(int part) {
+    std::vector<ModulePart>& parts = code_.module->parts;
+    while (int(parts.size()) <= part) {
+      ModulePart p;
+      p.context = std::make_unique<llvm::LLVMContext>();
+      std::string name =
+          code_.prefix + (parts.empty() ? "" : "_part" + std::to_string(parts.size()));
+      p.module = std::make_unique<llvm::Module>(name, *p.context);
+      parts.push_back(std::move(p));
+    }
+    return *parts[size_t(part)].module;
+  }
 
-  FnBuilder entry(int& index) {
+  std::string entry_name(int index) const { return code_.prefix + "_" + std::to_string(index); }
+
+  FnBuilder entry(int& index, int part = 0) {
     index = code_.entries++;
-    return FnBuilder(mod(), g_, code_, o_.checked, code_.prefix + "_" + std::to_string(index));
+    return FnBuilder(mod(part), g_, code_, o_.checked, entry_name(index));
   }
 
   // A closed expression: its leaves into aux slots 0...
@@ -44,6 +61,7 @@ private:
     if (code_.closed.count(&e)) return;
     int index;
     FnBuilder f = entry(index);
+    f.run_once();
     f.store_slots(f.aux, 0, e.type, f.exp(e));
     f.finish();
     code_.closed[&e] = index;
@@ -137,6 +155,7 @@ private:
   // aux[0..L) := f(aux[0..L), aux[L..2L)), or f(aux[L..2L), aux[0..L)) swapped.
   void combine(const Lambda& fn, const Type& t, bool swapped, int& index) {
     FnBuilder f = entry(index);
+    f.run_once();
     int leaves = int(t.leaves().size());
     Val acc = f.load_slots(f.aux, 0, t), x = f.load_slots(f.aux, leaves, t);
     f.store_slots(f.aux, 0, t, swapped ? f.apply(fn, {x, acc}) : f.apply(fn, {acc, x}));
@@ -207,7 +226,7 @@ private:
       f.finish();
     }
     {
-      FnBuilder f = entry(code_.chunk);
+      FnBuilder f = entry(code_.chunk, 1);
       Val sh = load_shape(f, rank);
       Val outer(sh.begin(), sh.end() - 1);
       Value* n = sh.back();
@@ -419,30 +438,46 @@ private:
     if (x.boundary.kind == ac::BoundaryKind::Constant) w.constant = f.exp(*x.boundary.constant);
     Val sh = f.shape(in, rank);
     const Type& t = g_.arrays[size_t(out)].type.elem();
-    auto element = [&](const Val& ix, Value* pos, bool interior) {
+    auto element = [&](FnBuilder& fb, const Val& ix, Value* pos, bool interior) {
       w.center = ix;
       w.interior = interior;
-      f.window = w;
-      f.store_elem(out, t, pos, f.apply(x.f, {Val{}}));
+      fb.window = w;
+      fb.store_elem(out, t, pos, fb.apply(x.f, {Val{}}));
     };
     if (rank == 0) {
       f.for_positions(sh, f.begin, f.end,
-                      [&](const Val& ix, Value* pos) { element(ix, pos, false); });
+                      [&](const Val& ix, Value* pos) { element(f, ix, pos, false); });
       f.finish();
       return;
     }
     auto radius = [&](int d) { return f.i64(x.window[size_t(d)] / 2); };
+    auto run = [&](FnBuilder& fb, const Val& outer, Value* j0, Value* p0, Value* lo, Value* hi,
+                   bool interior) {
+      fb.for_range(
+          lo, hi,
+          [&](Value* j) {
+            Val ix = outer;
+            ix.push_back(j);
+            element(fb, ix, fb.b.CreateAdd(p0, fb.b.CreateSub(j, j0)), interior);
+          },
+          interior);
+    };
+    // The positions near the edges, where reads go through the boundary: an
+    // entry of its own in part 1 (compiled beside the interior; called for
+    // the two edge runs of each row). Only its window reads differ.
+    int boundary;
+    {
+      FnBuilder e = entry(boundary, 1);
+      Val main_constant = w.constant;
+      if (x.boundary.kind == ac::BoundaryKind::Constant) w.constant = e.exp(*x.boundary.constant);
+      e.for_rows(e.shape(in, rank), e.begin, e.end,
+                 [&](const Val& outer, Value* j0, Value* j1, Value* p0) {
+                   run(e, outer, j0, p0, j0, j1, false);
+                 });
+      e.finish();
+      w.constant = main_constant;
+    }
     f.for_rows(sh, f.begin, f.end, [&](const Val& outer, Value* j0, Value* j1, Value* p0) {
-      auto run = [&](Value* lo, Value* hi, bool interior) {
-        f.for_range(
-            lo, hi,
-            [&](Value* j) {
-              Val ix = outer;
-              ix.push_back(j);
-              element(ix, b.CreateAdd(p0, b.CreateSub(j, j0)), interior);
-            },
-            interior);
-      };
       Value* inside = b.getTrue();
       for (int d = 0; d + 1 < rank; ++d) {
         Value* o = outer[size_t(d)];
@@ -458,16 +493,20 @@ private:
       Value* mid = b.CreateAnd(inside, b.CreateICmpSLT(a, c));
       Value* mlo = b.CreateSelect(mid, a, j1);
       Value* mhi = b.CreateSelect(mid, c, j1);
-      run(mlo, mhi, true);
-      // The boundary runs [j0, mlo) and [mhi, j1) as one loop over two parts
-      // (one copy of the boundary code).
-      f.for_range(
-          f.i64(0), f.i64(2),
-          [&](Value* part) {
-            Value* first = b.CreateICmpEQ(part, f.i64(0));
-            run(b.CreateSelect(first, j0, mhi), b.CreateSelect(first, mlo, j1), false);
-          },
-          false);
+      // Row-major order: [j0, mlo) on the boundary, the interior, [mhi, j1).
+      auto edge = [&](Value* lo, Value* hi) {
+        llvm::BasicBlock* call = llvm::BasicBlock::Create(f.ctx, "edge", f.fn);
+        llvm::BasicBlock* next = llvm::BasicBlock::Create(f.ctx, "edge_done", f.fn);
+        b.CreateCondBr(b.CreateICmpSLT(lo, hi), call, next);
+        b.SetInsertPoint(call);
+        f.call_entry(entry_name(boundary), b.CreateAdd(p0, b.CreateSub(lo, j0)),
+                     b.CreateAdd(p0, b.CreateSub(hi, j0)));
+        b.CreateBr(next);
+        b.SetInsertPoint(next);
+      };
+      edge(j0, mlo);
+      run(f, outer, j0, p0, mlo, mhi, true);
+      edge(mhi, j1);
     });
     f.finish();
   }
@@ -480,9 +519,8 @@ KernelCode generate_kernel_code(const KernelGraph& g, const Kernel& k, const Cod
   KernelCode code;
   code.prefix = prefix;
   code.module = std::make_shared<ModuleHandle>();
-  code.module->context = std::make_unique<llvm::LLVMContext>();
-  code.module->module = std::make_unique<llvm::Module>(prefix, *code.module->context);
-  KernelCodegen(g, k, o, code).run();
+  KernelCodegen cg(g, k, o, code);
+  cg.run();
   return code;
 }
 

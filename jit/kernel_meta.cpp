@@ -337,32 +337,56 @@ MetaResult decode_kernel_meta(std::string_view meta, const KernelGraph& g, const
   return MetaResult::Ok;
 }
 
-std::vector<char> pack_entry(std::string_view meta, std::span<const char> object) {
+std::vector<char> pack_entry(std::string_view meta,
+                             const std::vector<std::span<const char>>& objects) {
+  std::vector<char> out;
+  auto put = [&](const void* data, size_t n) {
+    const char* c = static_cast<const char*>(data);
+    out.insert(out.end(), c, c + n);
+  };
+  auto put_u64 = [&](uint64_t v) { put(&v, sizeof(v)); };
   std::string magic = entry_magic();
-  uint64_t length = meta.size();
-  std::vector<char> out(magic.size() + sizeof(length) + meta.size() + object.size());
-  char* p = out.data();
-  std::memcpy(p, magic.data(), magic.size());
-  p += magic.size();
-  std::memcpy(p, &length, sizeof(length));
-  p += sizeof(length);
-  if (!meta.empty()) std::memcpy(p, meta.data(), meta.size());
-  p += meta.size();
-  if (!object.empty()) std::memcpy(p, object.data(), object.size());
+  put(magic.data(), magic.size());
+  put_u64(meta.size());
+  put(meta.data(), meta.size());
+  put_u64(objects.size());
+  for (std::span<const char> o : objects) {
+    put_u64(o.size());
+    put(o.data(), o.size());
+  }
   return out;
 }
 
 bool unpack_entry(std::span<const char> payload, std::string_view& meta,
-                  std::span<const char>& object) {
+                  std::vector<std::span<const char>>& objects) {
+  objects.clear();
   std::string magic = entry_magic();
-  uint64_t length = 0;
-  size_t head = magic.size() + sizeof(length);
-  if (payload.size() < head || std::memcmp(payload.data(), magic.data(), magic.size()) != 0)
+  if (payload.size() < magic.size() || std::memcmp(payload.data(), magic.data(), magic.size()) != 0)
     return false;
-  std::memcpy(&length, payload.data() + magic.size(), sizeof(length));
-  if (length > payload.size() - head || length == payload.size() - head) return false; // no object
-  meta = std::string_view(payload.data() + head, size_t(length));
-  object = payload.subspan(head + size_t(length));
+  std::span<const char> rest = payload.subspan(magic.size());
+  auto take_u64 = [&](uint64_t& v) {
+    if (rest.size() < sizeof(v)) return false;
+    std::memcpy(&v, rest.data(), sizeof(v));
+    rest = rest.subspan(sizeof(v));
+    return true;
+  };
+  auto take = [&](uint64_t n, std::span<const char>& part) {
+    if (n > rest.size()) return false;
+    part = rest.first(size_t(n));
+    rest = rest.subspan(size_t(n));
+    return true;
+  };
+  uint64_t length = 0, count = 0;
+  std::span<const char> m;
+  if (!take_u64(length) || !take(length, m) || !take_u64(count)) return false;
+  if (count == 0 || count > kMaxObjects) return false;
+  for (uint64_t i = 0; i < count; ++i) {
+    std::span<const char> o;
+    if (!take_u64(length) || length == 0 || !take(length, o)) return false;
+    objects.push_back(o);
+  }
+  if (!rest.empty()) return false;
+  meta = std::string_view(m.data(), m.size());
   return true;
 }
 

@@ -31,7 +31,7 @@ namespace strata::jit {
 
 // Version of the layout below and of the disk entry; part of every cache key
 // (jit/key.cpp), so an entry of another version is never looked up.
-constexpr int kKernelMetaVersion = 1;
+constexpr int kKernelMetaVersion = 2;
 
 // `code` (as built by generate_kernel_code for kernel `k` of `g`) without pointers.
 std::string encode_kernel_meta(const KernelGraph& g, const Kernel& k, const KernelCode& code);
@@ -49,11 +49,16 @@ MetaResult decode_kernel_meta(std::string_view meta, const KernelGraph& g, const
                               int temp_id, const std::string& prefix, KernelCode& code);
 
 // A disk cache entry's payload: magic "SJITKM" + 2-digit version, the
-// metadata's length (u64), the metadata, the object file. The cache
+// metadata's length (u64), the metadata, the number of object files (u64,
+// 1..kMaxObjects: a kernel's code is compiled in parts, jit/codegen.h), then
+// each object file as its length (u64) and bytes. The cache
 // (cache/kernel_cache.h) checksums the whole payload.
-std::vector<char> pack_entry(std::string_view meta, std::span<const char> object);
-// False when `payload` is not laid out so (another version, truncated).
+constexpr size_t kMaxObjects = 8;
+std::vector<char> pack_entry(std::string_view meta,
+                             const std::vector<std::span<const char>>& objects);
+// False when `payload` is not laid out so (another version, truncated, an
+// empty or missing object, bytes left over).
 bool unpack_entry(std::span<const char> payload, std::string_view& meta,
-                  std::span<const char>& object);
+                  std::vector<std::span<const char>>& objects);
 
 } // namespace strata::jit

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -11,9 +12,17 @@
 
 namespace strata::jit {
 
-struct ModuleHandle {
-  std::unique_ptr<llvm::LLVMContext> context;
+// One part of a kernel's code: its own context and module, so that the parts
+// are optimised and compiled on separate threads (docs/jit.md "Compile
+// latency"). An entry of one part may call an entry of another by name: the
+// LLJIT resolves it when the parts' objects are linked.
+struct ModulePart {
+  std::unique_ptr<llvm::LLVMContext> context; // outlives `module` (declared first)
   std::unique_ptr<llvm::Module> module;
+};
+
+struct ModuleHandle {
+  std::vector<ModulePart> parts; // part 0 first; at most kMaxObjects (jit/kernel_meta.h)
 };
 
 } // namespace strata::jit

@@ -143,10 +143,10 @@ int damage_metadata(const fs::path& cache) {
     EXPECT_TRUE(payload) << why;
     if (!payload) continue;
     std::string_view meta;
-    std::span<const char> object;
-    EXPECT_TRUE(jit::unpack_entry(*payload, meta, object));
+    std::vector<std::span<const char>> objects;
+    EXPECT_TRUE(jit::unpack_entry(*payload, meta, objects));
     EXPECT_GT(meta.size(), 8u);
-    disk.store(key, jit::pack_entry(meta.substr(0, meta.size() - 8), object));
+    disk.store(key, jit::pack_entry(meta.substr(0, meta.size() - 8), objects));
     ++n;
   }
   return n;

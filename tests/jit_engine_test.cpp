@@ -275,6 +275,28 @@ TEST(JitEngine, StencilInteriorAndBoundaryRuns) {
     }
 }
 
+// A stencil element that fails (here a division by zero) is the first in
+// row-major order, as in the interpreter: the runs near the left edge, the
+// interior and the right edge of a row run in that order (the edges are an
+// entry of their own, jit/kernel_codegen.cpp), so the error names the same
+// operands whichever parts hold failing elements.
+TEST(JitEngine, StencilErrorsAreTheFirstInRowMajorOrder) {
+  const std::vector<std::vector<std::pair<int, int>>> zeros = {
+      {{2, 0}},           {{2, 20}},         {{2, 39}},         {{2, 0}, {2, 5}},
+      {{2, 20}, {2, 39}}, {{1, 20}, {2, 0}}, {{0, 0}, {4, 39}}, {{3, 1}, {3, 38}}};
+  for (const auto& at : zeros) {
+    std::string zero = "false";
+    for (auto [i, j] : at)
+      zero = "(or " + zero + " (and (== (proj 0 p) " + std::to_string(i) + ") (== (proj 1 p) " +
+             std::to_string(j) + ")))";
+    std::string program =
+        "(program () (stencil (3 3) clamp (lambda ((nb (window i32 2))) (quot (+ 1000i32 (at nb "
+        "0 1)) (at nb 0 0))) (generate (ix 5 40) (lambda ((p (ix 2))) (if " +
+        zero + " 0i32 (cast i32 (+ (* (proj 0 p) 100) (+ (proj 1 p) 1))))))))";
+    expect_same(parse_and_check(program), {}, program);
+  }
+}
+
 // Float sums are reassociated (8 or 16 partial sums): within the oracle's
 // tolerance on short and long rows, exact where every partial sum is.
 TEST(JitEngine, FloatSumsAreWithinTheOraclesTolerance) {

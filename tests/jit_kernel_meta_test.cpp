@@ -193,23 +193,36 @@ TEST(JitKernelMeta, SitesWithoutAnExpressionAreUnbound) {
   EXPECT_EQ(s.decode(jit::encode_kernel_meta(s.g, s.k, code)), jit::MetaResult::Unbound);
 }
 
-TEST(JitKernelMeta, EntriesPackObjectAndMetadata) {
-  std::string object = "\x7f"
-                       "ELF object bytes";
-  std::vector<char> payload = jit::pack_entry("meta", object);
+TEST(JitKernelMeta, EntriesPackObjectsAndMetadata) {
+  std::string part0 = "\x7f"
+                      "ELF object bytes",
+              part1 = "\x7f"
+                      "ELF part 1";
+  std::vector<char> payload = jit::pack_entry("meta", {part0, part1});
   std::string_view meta;
-  std::span<const char> obj;
-  ASSERT_TRUE(jit::unpack_entry(payload, meta, obj));
+  std::vector<std::span<const char>> objs;
+  ASSERT_TRUE(jit::unpack_entry(payload, meta, objs));
   EXPECT_EQ(meta, "meta");
-  EXPECT_EQ(std::string(obj.begin(), obj.end()), object);
-  for (size_t n = 0; n < 16; ++n)
-    EXPECT_FALSE(jit::unpack_entry(std::span<const char>(payload).first(n), meta, obj)) << n;
-  // Metadata running into (or past) the end: no object left.
-  EXPECT_FALSE(jit::unpack_entry(std::span<const char>(payload).first(16 + 4), meta, obj));
+  ASSERT_EQ(objs.size(), 2u);
+  EXPECT_EQ(std::string(objs[0].begin(), objs[0].end()), part0);
+  EXPECT_EQ(std::string(objs[1].begin(), objs[1].end()), part1);
+  // Every truncation, and a byte too many.
+  for (size_t n = 0; n < payload.size(); ++n)
+    EXPECT_FALSE(jit::unpack_entry(std::span<const char>(payload).first(n), meta, objs)) << n;
+  std::vector<char> longer = payload;
+  longer.push_back('x');
+  EXPECT_FALSE(jit::unpack_entry(longer, meta, objs));
   std::vector<char> other = payload;
   other[7] = char(other[7] + 1); // another version
-  EXPECT_FALSE(jit::unpack_entry(other, meta, obj));
-  EXPECT_FALSE(jit::unpack_entry(std::span<const char>(object.data(), object.size()), meta, obj));
+  EXPECT_FALSE(jit::unpack_entry(other, meta, objs));
+  EXPECT_FALSE(jit::unpack_entry(std::span<const char>(part0.data(), part0.size()), meta, objs));
+  // No objects, an empty object, too many objects.
+  EXPECT_FALSE(jit::unpack_entry(jit::pack_entry("meta", {}), meta, objs));
+  EXPECT_FALSE(jit::unpack_entry(jit::pack_entry("meta", {part0, std::string_view()}), meta, objs));
+  std::vector<std::span<const char>> many(jit::kMaxObjects + 1, std::span<const char>(part1));
+  EXPECT_FALSE(jit::unpack_entry(jit::pack_entry("meta", many), meta, objs));
+  many.pop_back();
+  EXPECT_TRUE(jit::unpack_entry(jit::pack_entry("meta", many), meta, objs));
 }
 
 } // namespace
