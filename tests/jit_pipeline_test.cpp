@@ -1,7 +1,8 @@
 // The jit's pass pipeline (jit/backend.cpp kernel_pipeline, docs/jit.md
 // "Compile latency"): every entry point of a float-sum fold that loops (a
 // fold's rows and a long row's chunks) is vectorised, not only one of them,
-// and the cache key names the pipeline and the LLVM options it runs with.
+// the cache key names the pipeline and the LLVM options it runs with, and
+// kernels with two loop nests compile in two parts.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -60,6 +61,44 @@ TEST(JitPipeline, CacheKeyNamesThePipelineAndOptions) {
   EXPECT_NE(target.find("loop-vectorize"), std::string::npos) << target;
   EXPECT_NE(target.find("enable-epilogue-vectorization=false"), std::string::npos) << target;
   EXPECT_NE(target.find("disable-lsr=true"), std::string::npos) << target;
+}
+
+// The first kernel of `program`, compiled cold (jit::compile_uncached).
+jit::ColdCompile compile_first_kernel(const std::string& program, int& entries) {
+  Program p = parse_and_check(program);
+  KernelGraph g = build_kernel_graph(p, FusionOptions{true});
+  const Kernel& k = g.body.front();
+  jit::KernelCode code = jit::generate_kernel_code(
+      g, k, jit::CodegenOptions{true, int(g.arrays.size()) + k.id}, "strata_test_parts");
+  entries = code.entries;
+  return jit::compile_uncached(code);
+}
+
+// Kernels with two loop nests compile in two parts (at the same time, each
+// an object); others in one. Closed expressions and combines are optnone.
+TEST(JitPipeline, FoldsAndStencilsCompileInTwoParts) {
+  int entries = 0;
+  jit::ColdCompile fold = compile_first_kernel(
+      "(program ((xs (array f32 1))) (fold (lambda ((a f32) (b f32)) (+ a b)) 0f32 xs))", entries);
+  EXPECT_EQ(fold.parts, 2u);
+  EXPECT_GT(fold.object_bytes, 0u);
+  EXPECT_GT(fold.optimise_ms + fold.emit_ms, 0.0);
+  jit::ColdCompile stencil = compile_first_kernel(
+      "(program ((m (array f32 2))) (stencil (3 3) clamp (lambda ((nb (window f32 2))) (+ (at nb "
+      "-1 0) (at nb 1 1))) m))",
+      entries);
+  EXPECT_EQ(stencil.parts, 2u);
+  EXPECT_EQ(entries, 2); // interior (with the calls), edges
+  jit::ColdCompile map = compile_first_kernel(
+      "(program ((xs (array f32 1))) (map (lambda ((x f32)) (* x 2f32)) xs))", entries);
+  EXPECT_EQ(map.parts, 1u);
+
+  std::string ir = optimised_ir_of(
+      "(program ((xs (array i32 1))) (fold (lambda ((a i32) (b i32)) (max a b)) 0i32 xs))");
+  size_t optnone = 0;
+  for (size_t at = ir.find("optnone"); at != std::string::npos; at = ir.find("optnone", at + 1))
+    ++optnone;
+  EXPECT_GT(optnone, 0u) << ir; // the combine and the closed seed/shape
 }
 
 } // namespace
