@@ -10,7 +10,7 @@
 // Counters, averaged over the iterations: codegen_ms (IR), optimise_ms (pass
 // pipeline), emit_ms (instruction selection to objects), cpu_ms (their sum),
 // all thread CPU time summed over the kernel's parts; wall_ms, the latency of
-// the compile, with the parts compiled at the same time on TBB's threads
+// the compile, with the parts compiled at the same time (a thread each)
 // (issue 7's "fused kernel compiled in under 15 ms"); the entry points, parts
 // and object size. These are steady-state figures: the first
 // compile of a process also pays ~3-5 ms of one-time LLVM set-up (see

@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
+#include <exception>
+#include <future>
 #include <mutex>
 #include <span>
 #include <unordered_map>
@@ -25,9 +27,6 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/TargetParser/Host.h>
-
-#include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
 
 #include "cache/kernel_cache.h"
 #include "core/error.h"
@@ -251,7 +250,7 @@ struct Backend {
   }
 
   // The pipeline, then object code, for every part of `h`: the parts at the
-  // same time on TBB's threads. Thread CPU times of each step, summed over
+  // same time. Thread CPU times of each step, summed over
   // the parts, go to `out` (with the wall time of the whole in llvm_ms).
   std::vector<std::vector<char>> compile(ModuleHandle& h, LoadedKernel& out) {
     auto start = std::chrono::steady_clock::now();
@@ -268,14 +267,26 @@ struct Backend {
       optimise_ms[i] = t1 - t0;
       emit_ms[i] = thread_cpu_ms() - t1;
     };
-    if (n == 1) {
+    // Parts 1.. on threads of their own (not TBB's: its idle workers spin
+    // while the caller works, which on a busy machine takes the CPU from the
+    // part the caller compiles); part 0 on this thread.
+    std::vector<std::future<void>> others;
+    for (size_t i = 1; i < n; ++i)
+      others.push_back(std::async(std::launch::async, part, i));
+    std::exception_ptr failed;
+    try {
       part(0);
-    } else {
-      // Isolated: a thread waiting here must not pick up an outer task that
-      // could block on `mutex`, which this thread holds.
-      tbb::this_task_arena::isolate(
-          [&] { tbb::parallel_for(size_t(0), n, [&](size_t i) { part(i); }); });
+    } catch (...) {
+      failed = std::current_exception();
     }
+    for (std::future<void>& f : others) {
+      try {
+        f.get();
+      } catch (...) {
+        if (!failed) failed = std::current_exception();
+      }
+    }
+    if (failed) std::rethrow_exception(failed);
     for (size_t i = 0; i < n; ++i) {
       out.optimise_ms += optimise_ms[i];
       out.emit_ms += emit_ms[i];
