@@ -16,6 +16,7 @@
 #include <llvm/ExecutionEngine/Orc/IRCompileLayer.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/IR/Instructions.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/MC/TargetRegistry.h>
@@ -27,6 +28,7 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/TargetParser/Host.h>
+#include <llvm/Transforms/Utils/InjectTLIMappings.h>
 
 #include "cache/kernel_cache.h"
 #include "core/error.h"
@@ -113,6 +115,30 @@ std::string set_llvm_options() {
   return applied;
 }
 
+// STRATA_JIT_VECLIB=libmvec (docs/jit.md "Vector math library"): what clang's
+// -fveclib=libmvec gives the TargetLibraryInfo, so that the loop vectoriser may
+// call glibc's vector variants (_ZGV...) of the functions LLVM maps (exp log
+// sin cos tan pow, f32 and f64). The generated calls are `nobuiltin` (LLVM
+// must not rewrite them: jit/prim_emit.cpp), which also hides them from the
+// vectoriser; the mapped ones lose it here, and those functions are
+// unavailable to the TargetLibraryInfo instead, so that LLVM still neither
+// folds nor rewrites them (`pow(2, x)` -> `exp2(x)`, `sin(-x)` -> `-sin(x)`,
+// constant arguments): only the vector variants differ from the interpreter.
+void use_libmvec(llvm::Module& m, llvm::TargetLibraryInfoImpl& tlii) {
+  tlii.addVectorizableFunctionsFromVecLib(llvm::TargetLibraryInfoImpl::LIBMVEC_X86,
+                                          llvm::Triple(m.getTargetTriple()));
+  for (llvm::Function& f : m) {
+    if (!f.isDeclaration() || !tlii.isFunctionVectorizable(f.getName())) continue;
+    llvm::LibFunc lib;
+    if (tlii.getLibFunc(f.getName(), lib)) tlii.setUnavailable(lib);
+    for (llvm::User* user : f.users())
+      if (auto* call = llvm::dyn_cast<llvm::CallInst>(user))
+        call->removeFnAttr(llvm::Attribute::NoBuiltin);
+  }
+}
+
+constexpr const char* kLibmvec = "libmvec.so.1";
+
 // The LLJIT only ever gets object files (ours, compiled below or from disk):
 // its IR layer needs no compiler, hence no second TargetMachine.
 class NoIRCompiler final : public llvm::orc::IRCompileLayer::IRCompiler {
@@ -138,6 +164,7 @@ struct Backend {
   std::vector<std::unique_ptr<llvm::TargetMachine>> tms;
   llvm::orc::JITTargetMachineBuilder jtmb;
   std::string target;
+  Veclib veclib = Veclib::None; // STRATA_JIT_VECLIB
   bool o3 = false; // STRATA_JIT_PIPELINE=O3: LLVM's O3 pipeline and options (comparisons)
   struct Loaded {
     std::vector<EntryFn> entries;
@@ -149,6 +176,7 @@ struct Backend {
 
   explicit Backend(llvm::orc::JITTargetMachineBuilder b)
       : jtmb(std::move(b)), disk("jit", cache::disk_options_from_environment()) {
+    veclib = parse_veclib(std::getenv("STRATA_JIT_VECLIB"));
     jtmb.setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
     jtmb.setRelocationModel(llvm::Reloc::PIC_);
     jtmb.setCodeModel(llvm::CodeModel::Small);
@@ -166,12 +194,17 @@ struct Backend {
                          jit->getDataLayout().getGlobalPrefix()),
                      "process symbols");
     jit->getMainJITDylib().addGenerator(std::move(gen));
+    if (veclib == Veclib::Libmvec) // the vector variants' definitions (dlopen, RTLD_GLOBAL)
+      jit->getMainJITDylib().addGenerator(check(
+          llvm::orc::DynamicLibrarySearchGenerator::Load(kLibmvec,
+                                                         jit->getDataLayout().getGlobalPrefix()),
+          "STRATA_JIT_VECLIB=libmvec: cannot load libmvec.so.1 (glibc's vector math library)"));
     const char* pipeline = std::getenv("STRATA_JIT_PIPELINE");
     o3 = pipeline && std::string(pipeline) == "O3";
     std::string options = o3 ? "" : set_llvm_options();
     target = std::string("llvm ") + LLVM_VERSION_STRING + "; cpu " + jtmb.getCPU() + "; features " +
              jtmb.getFeatures().getString() + "; " + (o3 ? std::string("O3") : kernel_pipeline()) +
-             "; options" + options + "; veclib none";
+             "; options" + options + "; veclib " + (veclib == Veclib::Libmvec ? "libmvec" : "none");
   }
 
   static Backend& get() {
@@ -203,7 +236,8 @@ struct Backend {
   }
 
   // The pass pipeline above for the host (what every kernel goes through).
-  void optimise(llvm::Module& m, llvm::TargetMachine& tm) {
+  void optimise(llvm::Module& m, llvm::TargetMachine& tm) { optimise(m, tm, veclib); }
+  void optimise(llvm::Module& m, llvm::TargetMachine& tm, Veclib v) {
     m.setDataLayout(tm.createDataLayout());
     m.setTargetTriple(tm.getTargetTriple().str());
     std::string broken;
@@ -223,6 +257,7 @@ struct Backend {
     optnone.registerCallbacks(pic);
     llvm::PassBuilder pb(&tm, pto, std::nullopt, &pic);
     llvm::TargetLibraryInfoImpl tlii(tm.getTargetTriple());
+    if (v == Veclib::Libmvec) use_libmvec(m, tlii);
     fam.registerPass([&] { return llvm::TargetLibraryAnalysis(tlii); });
     pb.registerModuleAnalyses(mam);
     pb.registerCGSCCAnalyses(cgam);
@@ -230,8 +265,10 @@ struct Backend {
     pb.registerLoopAnalyses(lam);
     pb.crossRegisterProxies(lam, fam, cgam, mam);
     llvm::ModulePassManager mpm;
+    if (v == Veclib::Libmvec) // the calls' vector variants, as O3 marks them before vectorising
+      mpm.addPass(llvm::createModuleToFunctionPassAdaptor(llvm::InjectTLIMappings()));
     if (o3)
-      mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+      mpm.addPass(pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3));
     else if (llvm::Error e = pb.parsePassPipeline(mpm, kernel_pipeline()))
       throw Error(ErrorKind::Resource, "jit: pass pipeline: " + error_text(std::move(e)));
     mpm.run(m, mam);
@@ -317,6 +354,13 @@ struct Backend {
 
 } // namespace
 
+Veclib parse_veclib(const char* value) {
+  if (!value || !*value || std::string_view(value) == "none") return Veclib::None;
+  if (std::string_view(value) == "libmvec") return Veclib::Libmvec;
+  throw Error(ErrorKind::Usage, std::string("STRATA_JIT_VECLIB=") + value +
+                                    ": unknown vector math library (accepted: none, libmvec)");
+}
+
 std::string symbol_prefix(const std::string& key) {
   return "strata_k" + key;
 }
@@ -400,13 +444,17 @@ LoadedKernel load_kernel(const std::string& key, const KernelSource& source) {
 }
 
 std::string optimised_ir(KernelCode& code) {
+  return optimised_ir(code, Backend::get().veclib);
+}
+
+std::string optimised_ir(KernelCode& code, Veclib veclib) {
   Backend& be = Backend::get();
   std::lock_guard lock(be.mutex);
   std::string text;
   llvm::raw_string_ostream os(text);
   for (size_t i = 0; i < code.module->parts.size(); ++i) {
     llvm::Module& m = *code.module->parts[i].module;
-    be.optimise(m, be.machine(i));
+    be.optimise(m, be.machine(i), veclib);
     m.print(os, nullptr);
   }
   code.module.reset();

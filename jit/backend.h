@@ -46,9 +46,22 @@ struct LoadedKernel {
 // compiled (then stored in both). Thread-safe.
 LoadedKernel load_kernel(const std::string& key, const KernelSource& source);
 
+// The vector math library the loop vectoriser may call (docs/jit.md "Vector
+// math library"): None, the default, keeps every `exp log sin ...` a scalar C
+// library call, bitwise the interpreter's; Libmvec lets it call glibc's vector
+// variants (_ZGV...), a few ULP away.
+enum class Veclib { None, Libmvec };
+
+// The value of STRATA_JIT_VECLIB, read once when the backend starts: unset,
+// empty or "none" is None, "libmvec" is Libmvec; anything else is a usage
+// Error naming the accepted values.
+Veclib parse_veclib(const char* value);
+
 // The module of `code` after the pass pipeline every kernel goes through, as
-// LLVM IR text (tests check what the vectoriser did); nothing is loaded.
+// LLVM IR text (tests check what the vectoriser did); nothing is loaded. The
+// second form optimises for `veclib` instead of the backend's own.
 std::string optimised_ir(KernelCode& code);
+std::string optimised_ir(KernelCode& code, Veclib veclib);
 
 // A cold compile of `code`'s modules for measurements (bench/jit_compile_bench.cpp),
 // as a miss compiles them (its parts at the same time): the pass pipeline and
@@ -67,7 +80,7 @@ ColdCompile compile_uncached(KernelCode& code);
 std::string symbol_prefix(const std::string& key);
 
 // What the generated code depends on besides the kernel: LLVM version, host
-// CPU name and features, pipeline options (part of every key).
+// CPU name and features, pipeline options, vector math library (part of every key).
 std::string target_description();
 
 // Counters (tests): kernels compiled by LLVM, loaded from disk, found in

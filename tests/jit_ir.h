@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 
 #include "fusion/fuse.h"
@@ -13,14 +14,17 @@
 
 namespace strata::test {
 
-inline std::string optimised_ir_of(const std::string& program, bool checked = true) {
+// `veclib`: optimised for that vector math library instead of the backend's
+// own (STRATA_JIT_VECLIB).
+inline std::string optimised_ir_of(const std::string& program, bool checked = true,
+                                   std::optional<jit::Veclib> veclib = std::nullopt) {
   Program p = parse_and_check(program);
   KernelGraph g = build_kernel_graph(p, FusionOptions{true});
   EXPECT_FALSE(g.body.empty());
   const Kernel& k = g.body.front();
   jit::KernelCode code = jit::generate_kernel_code(
       g, k, jit::CodegenOptions{checked, int(g.arrays.size()) + k.id}, "strata_test_ir");
-  return jit::optimised_ir(code);
+  return veclib ? jit::optimised_ir(code, *veclib) : jit::optimised_ir(code);
 }
 
 } // namespace strata::test
