@@ -8,6 +8,7 @@
 #include <future>
 #include <mutex>
 #include <span>
+#include <system_error>
 #include <unordered_map>
 
 #include <llvm/Analysis/TargetLibraryInfo.h>
@@ -307,12 +308,21 @@ struct Backend {
     // Parts 1.. on threads of their own (not TBB's: its idle workers spin
     // while the caller works, which on a busy machine takes the CPU from the
     // part the caller compiles); part 0 on this thread.
+    // A part whose thread cannot be started (a thread limit) is compiled on
+    // this thread after part 0.
     std::vector<std::future<void>> others;
-    for (size_t i = 1; i < n; ++i)
-      others.push_back(std::async(std::launch::async, part, i));
+    std::vector<size_t> here{0};
+    for (size_t i = 1; i < n; ++i) {
+      try {
+        others.push_back(std::async(std::launch::async, part, i));
+      } catch (const std::system_error&) {
+        here.push_back(i);
+      }
+    }
     std::exception_ptr failed;
     try {
-      part(0);
+      for (size_t i : here)
+        part(i);
     } catch (...) {
       failed = std::current_exception();
     }
