@@ -217,13 +217,15 @@ struct Backend {
     return *b;
   }
 
-  // STRATA_JIT_DUMP=DIR: the optimised IR of every kernel compiled (a miss)
-  // as DIR/<symbol prefix>.ll, to check what the vectoriser did.
-  static void dump(const llvm::Module& m) {
+  // STRATA_JIT_DUMP=DIR: the IR of every module compiled (a miss) as
+  // DIR/<module name>.ll after the pass pipeline, to check what the
+  // vectoriser did, and as DIR/<module name>.in.ll before it (what `opt
+  // -passes=...` can be run on to time or change the pipeline).
+  static void dump(const llvm::Module& m, const char* suffix) {
     const char* dir = std::getenv("STRATA_JIT_DUMP");
     if (!dir || !*dir) return;
     std::error_code ec;
-    llvm::raw_fd_ostream os(std::string(dir) + "/" + m.getModuleIdentifier() + ".ll", ec);
+    llvm::raw_fd_ostream os(std::string(dir) + "/" + m.getModuleIdentifier() + suffix, ec);
     if (!ec) m.print(os, nullptr);
   }
 
@@ -272,8 +274,9 @@ struct Backend {
       mpm.addPass(pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3));
     else if (llvm::Error e = pb.parsePassPipeline(mpm, kernel_pipeline()))
       throw Error(ErrorKind::Resource, "jit: pass pipeline: " + error_text(std::move(e)));
+    dump(m, ".in.ll");
     mpm.run(m, mam);
-    dump(m);
+    dump(m, ".ll");
   }
 
   // Object code for the host of an optimised module.
