@@ -7,6 +7,7 @@
 #include <exception>
 #include <future>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <system_error>
 #include <unordered_map>
@@ -346,20 +347,30 @@ struct Backend {
     return objects;
   }
 
-  std::vector<EntryFn> add(const std::vector<std::span<const char>>& objects,
-                           const KernelCode& code) {
+  // Adds a kernel's objects to the LLJIT and looks up its entries; on a
+  // failure (an object that does not load, a missing entry: a cache entry
+  // with too few objects) removes what it added, so that the kernel can be
+  // compiled and added again, and says why.
+  std::optional<std::vector<EntryFn>> add(const std::vector<std::span<const char>>& objects,
+                                          const KernelCode& code, std::string& failure) {
+    llvm::orc::ResourceTrackerSP tracker = jit->getMainJITDylib().createResourceTracker();
+    auto undo = [&](llvm::Error e, const char* what) {
+      failure = std::string(what) + ": " + error_text(std::move(e));
+      if (llvm::Error r = tracker->remove()) failure += "; " + error_text(std::move(r));
+      return std::nullopt;
+    };
     for (size_t i = 0; i < objects.size(); ++i) {
       auto buffer = llvm::MemoryBuffer::getMemBufferCopy(
           llvm::StringRef(objects[i].data(), objects[i].size()),
           code.prefix + "_part" + std::to_string(i));
-      if (llvm::Error e = jit->addObjectFile(std::move(buffer)))
-        throw Error(ErrorKind::Resource,
-                    "jit: loading a kernel object: " + error_text(std::move(e)));
+      if (llvm::Error e = jit->addObjectFile(tracker, std::move(buffer)))
+        return undo(std::move(e), "loading a kernel object");
     }
     std::vector<EntryFn> entries;
     for (int i = 0; i < code.entries; ++i) {
-      auto addr = check(jit->lookup(code.prefix + "_" + std::to_string(i)), "symbol lookup");
-      entries.push_back(addr.toPtr<EntryFn>());
+      auto addr = jit->lookup(code.prefix + "_" + std::to_string(i));
+      if (!addr) return undo(addr.takeError(), "symbol lookup");
+      entries.push_back(addr->toPtr<EntryFn>());
     }
     return entries;
   }
@@ -431,15 +442,19 @@ LoadedKernel load_kernel(const std::string& key, const KernelSource& source) {
   if (std::optional<std::vector<char>> payload = be.disk.load(k, why)) {
     std::string_view meta;
     std::vector<std::span<const char>> objects;
+    why = "corrupt entry (metadata)";
     if (unpack_entry(*payload, meta, objects) && describe_hit(be, key, meta, source, out)) {
-      out.entries = be.add(objects, out.code);
-      ++be.disk_loads;
-      out.cache = "hit (disk)" + out.cache;
-      be.loaded[key] = Backend::Loaded{out.entries, std::string(meta)};
-      return out;
+      std::string failure;
+      if (std::optional<std::vector<EntryFn>> entries = be.add(objects, out.code, failure)) {
+        out.entries = std::move(*entries);
+        ++be.disk_loads;
+        out.cache = "hit (disk)" + out.cache;
+        be.loaded[key] = Backend::Loaded{out.entries, std::string(meta)};
+        return out;
+      }
+      why = "corrupt entry (objects: " + failure + ")";
     }
     // Never run: recompiled, and the entry replaced below.
-    why = "corrupt entry (metadata)";
     out = LoadedKernel{};
   }
   KernelCode code = build(be, source, out);
@@ -447,7 +462,10 @@ LoadedKernel load_kernel(const std::string& key, const KernelSource& source) {
   code.module.reset();
   std::vector<std::span<const char>> objects(compiled.begin(), compiled.end());
   std::string meta = encode_kernel_meta(source.graph, source.kernel, code);
-  out.entries = be.add(objects, code);
+  std::string failure;
+  std::optional<std::vector<EntryFn>> entries = be.add(objects, code, failure);
+  if (!entries) throw Error(ErrorKind::Resource, "jit: " + failure);
+  out.entries = std::move(*entries);
   out.code = std::move(code);
   ++be.compiled;
   be.disk.store(k, pack_entry(meta, objects));

@@ -29,7 +29,8 @@ struct KernelCode {
   int chunk = -1;                         // fold: one chunk of a long row
   int combine = -1, combine_swapped = -1; // aux[0..L) := f(aux[0..L), aux[L..2L)) (or swapped)
   int targets = -1;                       // permute: the target of every source element
-  std::shared_ptr<ModuleHandle> module;   // null once compiled
+  int edges = -1; // stencil of rank >= 1: the edge runs of [begin, end) (main: the interiors)
+  std::shared_ptr<ModuleHandle> module; // null once compiled
 };
 
 struct CodegenOptions {

@@ -147,23 +147,6 @@ void FnBuilder::store_slots(llvm::Value* base, int first, const Type& t, const V
     store_mem(slot_ptr(base, first + int(l)), kinds[l], v[l]);
 }
 
-void FnBuilder::call_entry(const std::string& callee, llvm::Value* lo, llvm::Value* hi) {
-  llvm::FunctionCallee f = mod.getOrInsertFunction(callee, fn->getFunctionType());
-  if (auto* decl = llvm::dyn_cast<llvm::Function>(f.getCallee())) {
-    decl->addFnAttr(llvm::Attribute::NoUnwind);
-    decl->addParamAttr(1, llvm::Attribute::NoAlias);
-  }
-  llvm::Value* status = b.CreateCall(f, {arrays, error, lo, hi, aux});
-  llvm::BasicBlock* fail = llvm::BasicBlock::Create(ctx, "callee_failed", fn);
-  llvm::BasicBlock* ok = llvm::BasicBlock::Create(ctx, "callee_ok", fn);
-  llvm::MDBuilder md(ctx);
-  b.CreateCondBr(b.CreateICmpNE(status, b.getInt32(0)), fail, ok,
-                 md.createBranchWeights(1, 1 << 20));
-  b.SetInsertPoint(fail);
-  b.CreateRet(status);
-  b.SetInsertPoint(ok);
-}
-
 void FnBuilder::fail_if(llvm::Value* cond, Site site, const std::vector<llvm::Value*>& payload) {
   int id = int(code.sites.size());
   code.sites.push_back(std::move(site));

@@ -122,11 +122,6 @@ public:
   void store_slots(llvm::Value* base, int first, const Type& t, const Val& v);
   llvm::Value* slot_ptr(llvm::Value* base, int slot);
 
-  // Calls entry `callee` (another entry of this kernel, possibly in another
-  // part) on positions [lo, hi) with this entry's arrays, error slot and aux;
-  // returns its failure from this entry.
-  void call_entry(const std::string& callee, llvm::Value* lo, llvm::Value* hi);
-
   // Fails the check `site` (writing `payload`, each an i64 or narrower) when `cond` holds.
   void fail_if(llvm::Value* cond, Site site, const std::vector<llvm::Value*>& payload);
 

@@ -1,8 +1,10 @@
 // The entry points of each kernel kind (jit/codegen.h), built with FnBuilder.
 // The host (jit/kernels.cpp) decides the ranges and fills the aux slots; the
 // slot layouts are written next to each entry below and mirrored there.
+#include "core/error.h"
 #include "core/overload.h"
 #include "jit/fn_builder.h"
+#include "jit/kernel_meta.h"
 #include "jit/lane_codegen.h"
 #include "jit/llvm_module.h"
 
@@ -34,9 +36,12 @@ private:
 
   // The module of part `part`, made on first use. Part 0 holds the entries
   // the host calls first; a second loop nest that is as large (a fold's chunk
-  // entry, a stencil's boundary) goes in part 1, compiled at the same time on
+  // entry, a stencil's edge runs) goes in part 1, compiled at the same time on
   // another thread.
   llvm::Module& mod(int part) {
+    if (part < 0 || size_t(part) >= kMaxObjects) // a disk entry holds at most kMaxObjects
+      throw Error(ErrorKind::Resource,
+                  "jit: a kernel in more than " + std::to_string(kMaxObjects) + " parts");
     std::vector<ModulePart>& parts = code_.module->parts;
     while (int(parts.size()) <= part) {
       ModulePart p;
@@ -422,20 +427,19 @@ private:
   }
 
   // stencil positions [begin, end) of the result (the input's shape). Each
-  // run of a row is split into the part near the edges, where reads go
+  // run of a row is split into the parts near the edges, where reads go
   // through the boundary, and the interior (every outer index and the
   // innermost one at least the window's radius from the edges), where reads
-  // are plain loads the loop vectoriser sees as consecutive.
+  // are plain loads the loop vectoriser sees as consecutive: main computes
+  // the interiors, `edges` (part 1) the rest.
   void stencil(const kn::Stencil& x) {
     int in = x.input, out = k_.outputs[0];
     int rank = g_.arrays[size_t(in)].type.rank();
     FnBuilder f = entry(code_.main);
-    llvm::IRBuilder<>& b = f.b;
     Window w;
     w.name = x.f.params[0].name;
     w.array = in;
     w.boundary = x.boundary;
-    if (x.boundary.kind == ac::BoundaryKind::Constant) w.constant = f.exp(*x.boundary.constant);
     Val sh = f.shape(in, rank);
     const Type& t = g_.arrays[size_t(out)].type.elem();
     auto element = [&](FnBuilder& fb, const Val& ix, Value* pos, bool interior) {
@@ -445,12 +449,12 @@ private:
       fb.store_elem(out, t, pos, fb.apply(x.f, {Val{}}));
     };
     if (rank == 0) {
+      if (x.boundary.kind == ac::BoundaryKind::Constant) w.constant = f.exp(*x.boundary.constant);
       f.for_positions(sh, f.begin, f.end,
                       [&](const Val& ix, Value* pos) { element(f, ix, pos, false); });
       f.finish();
       return;
     }
-    auto radius = [&](int d) { return f.i64(x.window[size_t(d)] / 2); };
     auto run = [&](FnBuilder& fb, const Val& outer, Value* j0, Value* p0, Value* lo, Value* hi,
                    bool interior) {
       fb.for_range(
@@ -462,53 +466,54 @@ private:
           },
           interior);
     };
-    // The positions near the edges, where reads go through the boundary: an
-    // entry of its own in part 1 (compiled beside the interior; called for
-    // the two edge runs of each row). Only its window reads differ.
-    int boundary;
-    {
-      FnBuilder e = entry(boundary, 1);
-      Val main_constant = w.constant;
-      if (x.boundary.kind == ac::BoundaryKind::Constant) w.constant = e.exp(*x.boundary.constant);
-      e.for_rows(e.shape(in, rank), e.begin, e.end,
-                 [&](const Val& outer, Value* j0, Value* j1, Value* p0) {
-                   run(e, outer, j0, p0, j0, j1, false);
-                 });
-      e.finish();
-      w.constant = main_constant;
-    }
-    f.for_rows(sh, f.begin, f.end, [&](const Val& outer, Value* j0, Value* j1, Value* p0) {
-      Value* inside = b.getTrue();
+    // The interior [mlo, mhi) of the run [j0, j1) of a row (empty: mlo = mhi
+    // = j1): every index at least the window's radius from the edges.
+    auto split = [&](FnBuilder& fb, const Val& shape, const Val& outer, Value* j0, Value* j1) {
+      llvm::IRBuilder<>& ib = fb.b;
+      auto radius = [&](int d) { return fb.i64(x.window[size_t(d)] / 2); };
+      Value* inside = ib.getTrue();
       for (int d = 0; d + 1 < rank; ++d) {
         Value* o = outer[size_t(d)];
         Value* r = radius(d);
-        inside =
-            b.CreateAnd(inside, b.CreateAnd(b.CreateICmpSGE(o, r),
-                                            b.CreateICmpSLT(o, b.CreateSub(sh[size_t(d)], r))));
+        inside = ib.CreateAnd(inside,
+                              ib.CreateAnd(ib.CreateICmpSGE(o, r),
+                                           ib.CreateICmpSLT(o, ib.CreateSub(shape[size_t(d)], r))));
       }
       Value* r = radius(rank - 1);
-      Value* a = b.CreateSelect(b.CreateICmpSGT(j0, r), j0, r);
-      Value* last = b.CreateSub(sh.back(), r);
-      Value* c = b.CreateSelect(b.CreateICmpSLT(j1, last), j1, last);
-      Value* mid = b.CreateAnd(inside, b.CreateICmpSLT(a, c));
-      Value* mlo = b.CreateSelect(mid, a, j1);
-      Value* mhi = b.CreateSelect(mid, c, j1);
-      // Row-major order: [j0, mlo) on the boundary, the interior, [mhi, j1).
-      auto edge = [&](Value* lo, Value* hi) {
-        llvm::BasicBlock* call = llvm::BasicBlock::Create(f.ctx, "edge", f.fn);
-        llvm::BasicBlock* next = llvm::BasicBlock::Create(f.ctx, "edge_done", f.fn);
-        b.CreateCondBr(b.CreateICmpSLT(lo, hi), call, next);
-        b.SetInsertPoint(call);
-        f.call_entry(entry_name(boundary), b.CreateAdd(p0, b.CreateSub(lo, j0)),
-                     b.CreateAdd(p0, b.CreateSub(hi, j0)));
-        b.CreateBr(next);
-        b.SetInsertPoint(next);
-      };
-      edge(j0, mlo);
+      Value* a = ib.CreateSelect(ib.CreateICmpSGT(j0, r), j0, r);
+      Value* last = ib.CreateSub(shape.back(), r);
+      Value* c = ib.CreateSelect(ib.CreateICmpSLT(j1, last), j1, last);
+      Value* mid = ib.CreateAnd(inside, ib.CreateICmpSLT(a, c));
+      return std::make_pair(ib.CreateSelect(mid, a, j1), ib.CreateSelect(mid, c, j1));
+    };
+    // This entry: the interiors of the rows of [begin, end), plain loads the
+    // loop vectoriser sees as consecutive.
+    f.for_rows(sh, f.begin, f.end, [&](const Val& outer, Value* j0, Value* j1, Value* p0) {
+      auto [mlo, mhi] = split(f, sh, outer, j0, j1);
       run(f, outer, j0, p0, mlo, mhi, true);
-      edge(mhi, j1);
     });
     f.finish();
+    // The edge runs [j0, mlo) and [mhi, j1) of the same rows, reads through
+    // the boundary: an entry of its own in part 1, compiled beside the
+    // interiors (kernels.cpp runs both on each chunk, and element by element
+    // in row-major order after a failure, so that the error is the first
+    // element's, as in the interpreter).
+    FnBuilder e = entry(code_.edges, 1);
+    if (x.boundary.kind == ac::BoundaryKind::Constant) w.constant = e.exp(*x.boundary.constant);
+    Val esh = e.shape(in, rank);
+    e.for_rows(esh, e.begin, e.end, [&](const Val& outer, Value* j0, Value* j1, Value* p0) {
+      auto [mlo, mhi] = split(e, esh, outer, j0, j1);
+      // One loop over the two runs: one copy of the boundary code.
+      e.for_range(
+          e.i64(0), e.i64(2),
+          [&](Value* part) {
+            Value* first = e.b.CreateICmpEQ(part, e.i64(0));
+            run(e, outer, j0, p0, e.b.CreateSelect(first, j0, mhi),
+                e.b.CreateSelect(first, mlo, j1), false);
+          },
+          false);
+    });
+    e.finish();
   }
 };
 

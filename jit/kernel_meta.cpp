@@ -184,8 +184,8 @@ std::string encode_kernel_meta(const KernelGraph&, const Kernel& k, const Kernel
   o.i(kKernelMetaVersion);
   o.i(int64_t(w.nodes.size()));
   o.i(int64_t(w.delayed.size()));
-  for (int e :
-       {code.entries, code.main, code.chunk, code.combine, code.combine_swapped, code.targets})
+  for (int e : {code.entries, code.main, code.chunk, code.combine, code.combine_swapped,
+                code.targets, code.edges})
     o.i(e);
   // Every position of each closed expression, in walk order.
   std::vector<std::pair<int64_t, int64_t>> closed;
@@ -277,6 +277,7 @@ MetaResult decode_kernel_meta(std::string_view meta, const KernelGraph& g, const
   c.combine = entry(true);
   c.combine_swapped = entry(true);
   c.targets = entry(true);
+  c.edges = entry(true);
   for (int64_t i = 0, n = count(); i < n && !corrupt; ++i) {
     int64_t pos = position(nodes);
     int e = entry(false);

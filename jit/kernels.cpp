@@ -264,7 +264,38 @@ void run_stencil(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn
   const Array& in = rt.get(s.input);
   rt.set(k.outputs[0],
          result_array(rt, rt.graph.arrays[size_t(k.outputs[0])].type.elem(), in.shape()));
-  rt.parallel(c, c.code.main, in.size(), kGrain, nullptr);
+  if (c.code.edges < 0) return rt.parallel(c, c.code.main, in.size(), kGrain, nullptr); // rank 0
+  // No element has the whole window inside (an extent below the window's):
+  // the edge entry alone, in order.
+  bool interior = true;
+  for (size_t d = 0; d < s.window.size(); ++d)
+    interior = interior && in.shape()[d] > 2 * (s.window[d] / 2);
+  if (!interior) return rt.parallel(c, c.code.edges, in.size(), kGrain, nullptr);
+  // Each chunk: the rows' interiors, then their edge runs (two entries,
+  // compiled at the same time: jit/kernel_codegen.cpp). After a failure the
+  // chunk runs again element by element in row-major order, so that the
+  // error is the first failing element's, as in the interpreter (the entries
+  // only write the result: running an element twice writes the same value).
+  EntryFn interiors = c.fn(c.code.main), edges = c.fn(c.code.edges);
+  const JitArray* table = rt.table();
+  JitError first;
+  bool failed = parallel_ranges(
+      in.size(), kGrain,
+      [&](int64_t b, int64_t e, JitError& err) {
+        if (interiors(table, &err, b, e, nullptr) == 0 && edges(table, &err, b, e, nullptr) == 0)
+          return false;
+        JitError seen = err;
+        for (int64_t p = b; p < e; ++p) {
+          err = JitError{};
+          if (interiors(table, &err, p, p + 1, nullptr) != 0 ||
+              edges(table, &err, p, p + 1, nullptr) != 0)
+            return true;
+        }
+        err = seen; // not failing again cannot happen (the entries are pure); keep the error
+        return true;
+      },
+      first);
+  if (failed) rt.fail(c, first);
 }
 
 } // namespace strata::jit

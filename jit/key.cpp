@@ -13,7 +13,7 @@ namespace {
 // it whenever generated code changes meaning for the same kernel text, or
 // changes enough that cached objects should not be reused (6-8: the lane path of
 // generates with a `while`, jit/lane_codegen.h).
-constexpr const char* kCodegenVersion = "jit-codegen-9";
+constexpr const char* kCodegenVersion = "jit-codegen-10";
 
 // The canonical text of a kernel. Expressions are written by `node` below, a
 // compact prefix form with the same content as the printer's (core/printer.h:

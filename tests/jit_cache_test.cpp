@@ -165,6 +165,45 @@ TEST(JitCache, DamagedMetadataIsRecompiled) {
   EXPECT_EQ(count_of(report3, "\"hit (disk)\""), 2) << report3;
 }
 
+// Rewrites every jit entry under `cache` that has several objects without its
+// last one (checksum right, metadata right, an entry's symbol missing);
+// returns how many it rewrote.
+int drop_last_object(const fs::path& cache) {
+  cache::DiskCache disk("jit", cache::DiskOptions{true, cache, uint64_t(1) << 30});
+  int n = 0;
+  for (const auto& e : fs::directory_iterator(cache / "jit")) {
+    cache::Key key{e.path().stem().string()};
+    std::string why;
+    std::optional<std::vector<char>> payload = disk.load(key, why);
+    EXPECT_TRUE(payload) << why;
+    std::string_view meta;
+    std::vector<std::span<const char>> objects;
+    if (!payload || !jit::unpack_entry(*payload, meta, objects) || objects.size() < 2) continue;
+    objects.pop_back();
+    disk.store(key, jit::pack_entry(meta, objects));
+    ++n;
+  }
+  return n;
+}
+
+// A fold's entry holds two objects (its parts); without the second, the disk
+// hit's lookup fails: the kernel is compiled again and added (what the failed
+// hit had added is removed first, else its symbols would be defined twice),
+// the entry replaced, and the result the same.
+TEST(JitCache, EntryMissingAnObjectIsRecompiled) {
+  TempDir tmp;
+  fs::path cache = tmp / "cache";
+  auto [out1, report1] = run_with_cache(tmp, cache, "1");
+  ASSERT_EQ(drop_last_object(cache), 1);
+  auto [out2, report2] = run_with_cache(tmp, cache, "2");
+  EXPECT_EQ(out1, out2);
+  EXPECT_EQ(count_of(report2, "\"miss: corrupt entry (objects: symbol lookup"), 1) << report2;
+  EXPECT_EQ(count_of(report2, "\"hit (disk)\""), 1) << report2;
+  auto [out3, report3] = run_with_cache(tmp, cache, "3"); // replaced by a whole entry
+  EXPECT_EQ(out1, out3);
+  EXPECT_EQ(count_of(report3, "\"hit (disk)\""), 2) << report3;
+}
+
 // Two programs with the same kernel text (the second shifted by two lines)
 // share the cache entry; the second's error names its own file and line, as
 // when it is compiled afresh.

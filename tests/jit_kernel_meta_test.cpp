@@ -66,6 +66,7 @@ void expect_same_code(const jit::KernelCode& got, const jit::KernelCode& want,
   EXPECT_EQ(got.chunk, want.chunk) << what;
   EXPECT_EQ(got.combine, want.combine) << what;
   EXPECT_EQ(got.combine_swapped, want.combine_swapped) << what;
+  EXPECT_EQ(got.edges, want.edges) << what;
   EXPECT_EQ(got.targets, want.targets) << what;
   EXPECT_EQ(got.closed, want.closed) << what;
   EXPECT_EQ(got.generate, want.generate) << what;
