@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 
 #include "cache/kernel_cache.h"
 #include "interpreter/interpreter.h"
@@ -131,9 +132,12 @@ TEST(JitCache, DiskHitsBuildNoIR) {
   }
 }
 
-// Rewrites every jit entry under `cache` with its metadata cut short by one
-// field: the checksum is right, the metadata is not.
-int damage_metadata(const fs::path& cache) {
+// Rewrites, with a right checksum, every jit entry under `cache` that
+// `change` edits (returning true) as its metadata and objects; returns how
+// many it rewrote.
+int rewrite_entries(
+    const fs::path& cache,
+    const std::function<bool(std::string_view&, std::vector<std::span<const char>>&)>& change) {
   cache::DiskCache disk("jit", cache::DiskOptions{true, cache, uint64_t(1) << 30});
   int n = 0;
   for (const auto& e : fs::directory_iterator(cache / "jit")) {
@@ -141,15 +145,23 @@ int damage_metadata(const fs::path& cache) {
     std::string why;
     std::optional<std::vector<char>> payload = disk.load(key, why);
     EXPECT_TRUE(payload) << why;
-    if (!payload) continue;
     std::string_view meta;
     std::vector<std::span<const char>> objects;
-    EXPECT_TRUE(jit::unpack_entry(*payload, meta, objects));
-    EXPECT_GT(meta.size(), 8u);
-    disk.store(key, jit::pack_entry(meta.substr(0, meta.size() - 8), objects));
+    if (!payload || !jit::unpack_entry(*payload, meta, objects) || !change(meta, objects)) continue;
+    disk.store(key, jit::pack_entry(meta, objects));
     ++n;
   }
   return n;
+}
+
+// Every entry's metadata cut short by one field: the checksum is right, the
+// metadata is not.
+int damage_metadata(const fs::path& cache) {
+  return rewrite_entries(cache, [](std::string_view& meta, std::vector<std::span<const char>>&) {
+    EXPECT_GT(meta.size(), 8u);
+    meta.remove_suffix(8);
+    return true;
+  });
 }
 
 TEST(JitCache, DamagedMetadataIsRecompiled) {
@@ -165,25 +177,14 @@ TEST(JitCache, DamagedMetadataIsRecompiled) {
   EXPECT_EQ(count_of(report3, "\"hit (disk)\""), 2) << report3;
 }
 
-// Rewrites every jit entry under `cache` that has several objects without its
-// last one (checksum right, metadata right, an entry's symbol missing);
-// returns how many it rewrote.
+// Every entry of several objects without its last one (checksum right,
+// metadata right, an entry's symbol missing).
 int drop_last_object(const fs::path& cache) {
-  cache::DiskCache disk("jit", cache::DiskOptions{true, cache, uint64_t(1) << 30});
-  int n = 0;
-  for (const auto& e : fs::directory_iterator(cache / "jit")) {
-    cache::Key key{e.path().stem().string()};
-    std::string why;
-    std::optional<std::vector<char>> payload = disk.load(key, why);
-    EXPECT_TRUE(payload) << why;
-    std::string_view meta;
-    std::vector<std::span<const char>> objects;
-    if (!payload || !jit::unpack_entry(*payload, meta, objects) || objects.size() < 2) continue;
+  return rewrite_entries(cache, [](std::string_view&, std::vector<std::span<const char>>& objects) {
+    if (objects.size() < 2) return false;
     objects.pop_back();
-    disk.store(key, jit::pack_entry(meta, objects));
-    ++n;
-  }
-  return n;
+    return true;
+  });
 }
 
 // A fold's entry holds two objects (its parts); without the second, the disk
