@@ -12,20 +12,27 @@
 
 #include "core/array.h"
 #include "core/ir.h"
+#include "core/reduction_order.h"
 
 namespace strata {
 
 struct CompileOptions {
   bool fusion = true;  // engines without a fusion pass ignore it
   bool checked = true; // bounds and division checks (the interpreter always checks)
+  // The association order fold, fold1 and the scans must run in
+  // (core/reduction_order.h). Engines run the blocked order; tests and the
+  // fuzzer also ask for small orders (ReductionOrder::small()) so that random
+  // programs of a few elements exercise the chunk and lane trees. The
+  // interpreter engine always runs the canonical order.
+  ReductionOrder order = ReductionOrder::blocked();
 };
 
 // What compiling cost, for --dump-phases and --report: engine-internal phases
 // (codegen, compile, ...) and, per kernel of the kernel graph, its compile time
 // and where its code came from. Engines without compiled kernels leave it empty.
 struct KernelCompileInfo {
-  int kernel = 0;           // the kernel's id in the kernel graph
-  double compile_ms = 0;    // codegen + compile + load
+  int kernel = 0;            // the kernel's id in the kernel graph
+  double compile_ms = 0;     // codegen + compile + load
   std::string cache = "n/a"; // "hit (memory)", "hit (disk)", "miss: <why>", "n/a"
 };
 struct CompileReport {
@@ -38,6 +45,10 @@ public:
   virtual ~Executable() = default;
   // Inputs in parameter order; results flattened in order (see interpret()).
   virtual std::vector<Array> run(const std::vector<Array>& inputs) = 0;
+  // The association order of the reductions it runs (core/reduction_order.h),
+  // CompileOptions::order for the engines: the oracle replays it and compares
+  // every element bitwise.
+  virtual ReductionOrder reduction_order() const { return ReductionOrder::canonical(); }
   virtual const CompileReport& compile_report() const {
     static const CompileReport none;
     return none;

@@ -6,6 +6,7 @@
 #include "core/runtime_errors.h"
 #include "core/semantics.h"
 #include "interpreter/indexing.h"
+#include "interpreter/ordered_reductions.h"
 #include "interpreter/primitives.h"
 #include "interpreter/trace.h"
 #include "interpreter/value.h"
@@ -411,7 +412,8 @@ private:
     return Arrays::single(out);
   }
 
-  // fold and fold1: reduce each innermost row left to right, (f acc x).
+  // fold and fold1: reduce each innermost row, (f acc x), in the order of
+  // options_.order (left to right unless an engine's order is replayed).
   Arrays ev(const ac::Fold& f, const Acc& a) {
     Array src = eval_array(*f.a);
     auto [outer, n] = split_inner(src.shape());
@@ -421,12 +423,15 @@ private:
       throw Error(ErrorKind::EmptyReduction, a.loc,
                   "fold1 over an empty row (row " + shape_str(from_linear(outer, 0)) +
                       " of shape " + shape_str(src.shape()) + ")");
+    int lanes = fold_lanes(options_.order, src.elem_type());
     for_each_element(a, outer, out.size(), [&](int64_t row) {
       int64_t base = row * n;
-      Value acc = f.seed ? seed : read_element(src, base);
-      for (int64_t j = f.seed ? 0 : 1; j < n; ++j)
-        acc = apply(f.f, std::move(acc), read_element(src, base + j));
-      write_element(out, row, acc);
+      auto x = [&](int64_t j) { return read_element(src, base + j); };
+      auto combine = [&](Value acc, Value v) { return apply(f.f, std::move(acc), std::move(v)); };
+      write_element(out, row,
+                    fold_row<Value>(options_.order, lanes, n,
+                                    f.seed ? std::optional<Value>(seed) : std::nullopt, x,
+                                    combine));
     });
     return Arrays::single(out);
   }
@@ -472,53 +477,41 @@ private:
   }
 
   // One row of a scan: `out` has rows of n (+1 for scanl, scanr) elements.
+  // A right scan is a left scan over the row read backwards, combining
+  // (f x acc); positions q run in that scan order.
   void scan_row(const ac::Scan& s, const Array& src, int64_t n, int64_t row, const Value& seed,
                 Array& out, Array& totals) {
     using ac::ScanKind;
     int64_t m = out.rank() > 0 ? out.shape().back() : 0;
     int64_t in = row * n, o = row * m;
-    switch (s.kind) {
-    case ScanKind::Scanl:
-    case ScanKind::ScanlPrime: {
-      Value acc = seed;
-      for (int64_t j = 0; j < n; ++j) {
-        write_element(out, o + j, acc);
-        acc = apply(s.f, std::move(acc), read_element(src, in + j));
+    bool right = s.kind == ScanKind::Scanr || s.kind == ScanKind::Scanr1;
+    bool seeded = s.kind != ScanKind::Scanl1 && s.kind != ScanKind::Scanr1;
+    auto pos = [&](int64_t q) { return right ? n - 1 - q : q; }; // element of position q
+    auto x = [&](int64_t q) { return read_element(src, in + pos(q)); };
+    auto combine = [&](Value acc, Value v) {
+      return right ? apply(s.f, std::move(v), std::move(acc))
+                   : apply(s.f, std::move(acc), std::move(v));
+    };
+    // Where the accumulator after position q goes (-1: nowhere).
+    auto slot = [&](int64_t q) -> int64_t {
+      switch (s.kind) {
+      case ScanKind::Scanl: return o + q + 1;
+      case ScanKind::ScanlPrime: return q + 1 < n ? o + q + 1 : -1;
+      case ScanKind::Scanl1: return o + q;
+      case ScanKind::Scanr:
+      case ScanKind::Scanr1: return o + pos(q);
       }
-      if (s.kind == ScanKind::Scanl)
-        write_element(out, o + n, acc);
-      else
-        write_element(totals, row, acc);
-      break;
-    }
-    case ScanKind::Scanl1: {
-      Value acc;
-      for (int64_t j = 0; j < n; ++j) {
-        acc =
-            j == 0 ? read_element(src, in) : apply(s.f, std::move(acc), read_element(src, in + j));
-        write_element(out, o + j, acc);
-      }
-      break;
-    }
-    case ScanKind::Scanr: {
-      Value acc = seed;
-      write_element(out, o + n, acc);
-      for (int64_t j = n; j-- > 0;) {
-        acc = apply(s.f, read_element(src, in + j), std::move(acc));
-        write_element(out, o + j, acc);
-      }
-      break;
-    }
-    case ScanKind::Scanr1: {
-      Value acc;
-      for (int64_t j = n; j-- > 0;) {
-        acc = j == n - 1 ? read_element(src, in + j)
-                         : apply(s.f, read_element(src, in + j), std::move(acc));
-        write_element(out, o + j, acc);
-      }
-      break;
-    }
-    }
+      return -1;
+    };
+    if (seeded && (s.kind != ScanKind::ScanlPrime || n > 0))
+      write_element(out, right ? o + n : o, seed);
+    std::optional<Value> last =
+        strata::scan_row<Value>(options_.order, fold_lanes(options_.order, src.elem_type()), n,
+                                seeded ? std::optional<Value>(seed) : std::nullopt, x, combine,
+                                [&](int64_t q, const Value& acc) {
+                                  if (int64_t i = slot(q); i >= 0) write_element(out, i, acc);
+                                });
+    if (s.kind == ScanKind::ScanlPrime) write_element(totals, row, *last);
   }
 
   Arrays ev(const ac::Permute& p, const Acc& a) {

@@ -15,6 +15,7 @@
 
 #include "core/array.h"
 #include "core/ir.h"
+#include "core/reduction_order.h"
 #include "interpreter/value.h"
 
 namespace strata {
@@ -29,6 +30,10 @@ struct InterpreterOptions {
   // Only print the lines this selects (trace_selected in interpreter/trace.h):
   // a source line number, an operation name or a trace label. Empty: all.
   std::string trace_filter = {};
+  // The association order of fold, fold1 and the scans (core/reduction_order.h):
+  // the spec's left-to-right order by default, or an engine's declared order,
+  // which the oracle replays to compare that engine bitwise.
+  ReductionOrder order = ReductionOrder::canonical();
 };
 
 // Runs a type-checked program on its inputs (one array per parameter, in
