@@ -30,8 +30,12 @@ std::string full_line(const SrcLoc& loc, const std::string& message) {
 }
 } // namespace
 
-Error::Error(ErrorKind kind, SrcLoc loc, const std::string& message)
-    : std::runtime_error(full_line(loc, message)), kind_(kind), loc_(std::move(loc)),
-      message_(message) {}
+Error::Error(ErrorKind kind, SrcLoc loc, const std::string& message, const std::string& context)
+    : std::runtime_error(full_line(loc, message) + context), kind_(kind), loc_(std::move(loc)),
+      message_(message), context_(context) {}
+
+std::string Error::headline() const {
+  return full_line(loc_, message_);
+}
 
 } // namespace strata

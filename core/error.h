@@ -3,8 +3,12 @@
 // Every failure a user can cause (bad text, ill-typed program, bad input file,
 // out-of-range index at run time) is an `Error` with a kind, an optional
 // `file:line:col`, and a one-line message; `what()` is the full line
-// `file:line:col: error: message`. The kind is what differential testing
-// compares across engines; the message is for people.
+// `file:line:col: error: message`, followed by an optional context the
+// interpreter adds (", while computing element (4,2) of `generate` at ...").
+// Differential testing compares the kind and the headline (`file:line:col:
+// error: message`, built by core/runtime_errors.h, the same on every engine);
+// the context is for people debugging a program, and only the interpreter,
+// which evaluates the program as written, knows it.
 #pragma once
 
 #include <memory>
@@ -37,16 +41,20 @@ std::string_view error_kind_name(ErrorKind k);
 
 class Error : public std::runtime_error {
 public:
-  Error(ErrorKind kind, SrcLoc loc, const std::string& message);
+  Error(ErrorKind kind, SrcLoc loc, const std::string& message, const std::string& context = "");
   Error(ErrorKind kind, const std::string& message) : Error(kind, SrcLoc{}, message) {}
   ErrorKind kind() const { return kind_; }
   const SrcLoc& loc() const { return loc_; }
   const std::string& message() const { return message_; }
+  const std::string& context() const { return context_; }
+  // `file:line:col: error: message`, without the context.
+  std::string headline() const;
 
 private:
   ErrorKind kind_;
   SrcLoc loc_;
   std::string message_;
+  std::string context_;
 };
 
 } // namespace strata

@@ -1,5 +1,8 @@
 #include "core/reduction_order.h"
 
+#include <sstream>
+
+#include "core/error.h"
 #include "core/scalar.h"
 
 namespace strata {
@@ -10,6 +13,39 @@ std::string ReductionOrder::describe() const {
          std::to_string(fold_chunk) + ", scan >= " + std::to_string(scan_chunked_from) +
          " in chunks of " + std::to_string(scan_chunk) + ", " + std::to_string(lane_bytes) +
          "-byte lanes)";
+}
+
+std::string ReductionOrder::spec() const {
+  return std::to_string(fold_chunked_from) + "," + std::to_string(fold_chunk) + "," +
+         std::to_string(scan_chunked_from) + "," + std::to_string(scan_chunk) + "," +
+         std::to_string(lane_bytes);
+}
+
+ReductionOrder ReductionOrder::parse(const std::string& text, const std::string& what) {
+  if (text == "canonical") return canonical();
+  if (text == "blocked") return blocked();
+  if (text == "small") return small();
+  std::vector<int64_t> v;
+  std::istringstream in(text);
+  std::string part;
+  while (std::getline(in, part, ',')) {
+    try {
+      size_t used = 0;
+      v.push_back(std::stoll(part, &used));
+      if (used != part.size() || v.back() < 0) v.clear();
+    } catch (const std::exception&) {
+      v.clear();
+    }
+    if (v.empty()) break;
+  }
+  bool ok = v.size() == 5 && v[4] >= 1 && v[4] <= 4096 && (v[0] == 0 || v[1] >= 1) &&
+            (v[2] == 0 || v[3] >= 1);
+  if (!ok)
+    throw Error(ErrorKind::Usage,
+                what + ": `" + text +
+                    "` is not a reduction order (canonical, blocked, small, or five numbers: "
+                    "fold_chunked_from,fold_chunk,scan_chunked_from,scan_chunk,lane_bytes)");
+  return ReductionOrder{v[0], v[1], v[2], v[3], int(v[4])};
 }
 
 int fold_lanes(const ReductionOrder& order, const Type& elem) {

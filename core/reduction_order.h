@@ -53,6 +53,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/types.h"
 
@@ -82,6 +83,12 @@ struct ReductionOrder {
   // "canonical", or "blocked(fold >= 32768 in chunks of 16384, scan >= 65536 in chunks of
   // 16384, 128-byte lanes)".
   std::string describe() const;
+
+  // The five numbers, "32768,16384,65536,16384,128", as bundles record them.
+  std::string spec() const;
+  // "canonical", "blocked", "small" or five numbers as spec() writes them;
+  // Error(Usage) naming `what` otherwise.
+  static ReductionOrder parse(const std::string& text, const std::string& what);
 
   friend bool operator==(const ReductionOrder&, const ReductionOrder&) = default;
 };

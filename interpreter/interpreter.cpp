@@ -89,8 +89,8 @@ private:
         body(i);
     } catch (const Error& e) {
       element_ = saved;
-      throw Error(e.kind(), e.loc(),
-                  e.message() + ", while computing " + what + " " + shape_str(from_linear(sh, i)) +
+      throw Error(e.kind(), e.loc(), e.message(),
+                  e.context() + ", while computing " + what + " " + shape_str(from_linear(sh, i)) +
                       " of " + quoted(form_name(a.node)) + where(a.loc, e.loc()));
     }
     element_ = saved;
@@ -105,8 +105,8 @@ private:
   // Re-raises an error from inside iteration `k` of a loop form naming it.
   [[noreturn]] static void in_iteration(const Error& e, int64_t k, std::string_view form,
                                         const SrcLoc& loc) {
-    throw Error(e.kind(), e.loc(),
-                e.message() + ", in iteration " + std::to_string(k) + " of " + quoted(form) +
+    throw Error(e.kind(), e.loc(), e.message(),
+                e.context() + ", in iteration " + std::to_string(k) + " of " + quoted(form) +
                     where(loc, e.loc()));
   }
 

@@ -153,6 +153,7 @@ void write_bundle(const fs::path& dir, const Bundle& b) {
   out << "{\n  \"program\": \"program.strata\",\n  \"engine\": " << json_string(b.engine)
       << ",\n  \"fusion\": " << (b.fusion ? "true" : "false")
       << ",\n  \"checked\": " << (b.checked ? "true" : "false")
+      << ",\n  \"order\": " << json_string(b.order.spec())
       << ",\n  \"seed\": " << json_string(b.seed) << ",\n  \"size\": " << b.size
       << ",\n  \"inputs\": [";
   for (size_t i = 0; i < b.input_names.size(); ++i)
@@ -173,6 +174,11 @@ Bundle read_bundle(const fs::path& dir) {
   b.engine = text("engine", "interp");
   b.fusion = text("fusion", "true") == "true";
   b.checked = text("checked", "true") == "true";
+  try {
+    b.order = ReductionOrder::parse(text("order", "blocked"), json_path.string() + ": order");
+  } catch (const Error& e) {
+    throw Error(ErrorKind::Input, e.message());
+  }
   b.seed = text("seed", "");
   b.size = std::atoi(text("size", "0").c_str());
   b.disagreement = text("disagreement", "");
@@ -198,10 +204,7 @@ DiffReport replay_bundle(const Bundle& b) {
     throw Error(ErrorKind::Input, "the bundle has " + std::to_string(b.inputs.size()) +
                                       " input(s), the program takes " +
                                       std::to_string(p.params.size()));
-  CompileOptions options;
-  options.fusion = b.fusion;
-  options.checked = b.checked;
-  return differential_check(p, b.inputs, *engine, options);
+  return differential_check(p, b.inputs, *engine, b.options());
 }
 
 } // namespace strata

@@ -3,7 +3,7 @@
 //
 //   DIR/program.strata      the (shrunk) program, canonical text
 //   DIR/inputs/NAME.npy     one input per parameter
-//   DIR/case.json           {"engine", "fusion", "checked", "seed", "size",
+//   DIR/case.json           {"engine", "fusion", "checked", "order", "seed", "size",
 //                            "inputs": [names in parameter order], "disagreement"}
 //   DIR/explanation.txt     the oracle's evaluation of the first differing
 //                           element (strata explain), when the disagreement names one
@@ -28,9 +28,19 @@ struct Bundle {
   std::string engine = "interp";
   bool fusion = true;
   bool checked = true;
+  ReductionOrder order = ReductionOrder::blocked(); // the order the engine was asked for
   std::string seed;         // how it was found: RapidCheck seed, generator seed
   int size = 0;             // generator size
   std::string disagreement; // what was seen when it was written
+
+  // The options the engine was compiled with: fusion, checks, order.
+  CompileOptions options() const {
+    CompileOptions o;
+    o.fusion = fusion;
+    o.checked = checked;
+    o.order = order;
+    return o;
+  }
 };
 
 // Writes (replacing) the bundle directory.

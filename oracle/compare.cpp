@@ -1,6 +1,9 @@
 #include "oracle/compare.h"
 
 #include <cmath>
+#include <cstring>
+#include <limits>
+#include <sstream>
 
 namespace strata {
 namespace {
@@ -19,7 +22,93 @@ bool leaf_equal(const Scalar& e, const Scalar& a, const Tolerance& t) {
   }
 }
 
+bool same_bits(const Scalar& e, const Scalar& a) {
+  if (e.kind() == ScalarKind::F32) {
+    float x = e.get<float>(), y = a.get<float>();
+    if (std::isnan(x) && std::isnan(y)) return true;
+  } else if (e.kind() == ScalarKind::F64) {
+    double x = e.get<double>(), y = a.get<double>();
+    if (std::isnan(x) && std::isnan(y)) return true;
+  }
+  return e.identical(a);
+}
+
+// The bits of a float scalar in hex: "0x3fc00000".
+std::string hex_bits(const Scalar& s) {
+  std::ostringstream o;
+  o << "0x" << std::hex;
+  if (s.kind() == ScalarKind::F32) {
+    float f = s.get<float>();
+    uint32_t u = 0;
+    std::memcpy(&u, &f, sizeof u);
+    o << u;
+  } else {
+    double d = s.get<double>();
+    uint64_t u = 0;
+    std::memcpy(&u, &d, sizeof u);
+    o << u;
+  }
+  return o.str();
+}
+
+// Orders the bit patterns of floats monotonically: -0.0 and 0.0 are adjacent.
+template <class Bits, class F> int64_t ordered(F f) {
+  Bits u = 0;
+  std::memcpy(&u, &f, sizeof u);
+  constexpr Bits sign = Bits(1) << (sizeof(Bits) * 8 - 1);
+  return (u & sign) ? -int64_t(u & ~sign) - 1 : int64_t(u);
+}
+
 } // namespace
+
+int64_t ulps_apart(const Scalar& a, const Scalar& b) {
+  constexpr int64_t far = std::numeric_limits<int64_t>::max();
+  if (a.kind() == ScalarKind::F32) {
+    float x = a.get<float>(), y = b.get<float>();
+    if (!std::isfinite(x) || !std::isfinite(y)) return x == y ? 0 : far;
+    int64_t d = ordered<uint32_t>(x) - ordered<uint32_t>(y);
+    return d < 0 ? -d : d;
+  }
+  if (a.kind() == ScalarKind::F64) {
+    double x = a.get<double>(), y = b.get<double>();
+    if (!std::isfinite(x) || !std::isfinite(y)) return x == y ? 0 : far;
+    // Saturates where the distance does not fit in int64.
+    int64_t d = 0;
+    if (__builtin_sub_overflow(ordered<uint64_t>(x), ordered<uint64_t>(y), &d) ||
+        d == std::numeric_limits<int64_t>::min())
+      return far;
+    return d < 0 ? -d : d;
+  }
+  return a.identical(b) ? 0 : far;
+}
+
+std::optional<std::string> compare_bitwise(const Array& expected, const Array& actual) {
+  if (expected.type() != actual.type())
+    return "type differs: expected " + expected.type().str() + ", found " + actual.type().str();
+  if (expected.shape() != actual.shape())
+    return "shape differs: expected " + shape_str(expected.shape()) + ", found " +
+           shape_str(actual.shape());
+  for (int64_t i = 0; i < expected.size(); ++i) {
+    for (size_t leaf = 0; leaf < expected.num_leaves(); ++leaf) {
+      Scalar e = expected.read(leaf, i), a = actual.read(leaf, i);
+      if (same_bits(e, a)) continue;
+      std::string where = "element " + shape_str(from_linear(expected.shape(), i));
+      if (expected.num_leaves() > 1) where += " component " + std::to_string(leaf);
+      std::string detail = where + ": expected " + format_value(e);
+      bool is_float = e.kind() == ScalarKind::F32 || e.kind() == ScalarKind::F64;
+      if (is_float) detail += " (" + hex_bits(e) + ")";
+      detail += ", found " + format_value(a);
+      if (is_float) {
+        detail += " (" + hex_bits(a) + ")";
+        int64_t u = ulps_apart(e, a);
+        if (u != std::numeric_limits<int64_t>::max())
+          detail += ", " + std::to_string(u) + " ulp" + (u == 1 ? "" : "s") + " apart";
+      }
+      return detail;
+    }
+  }
+  return std::nullopt;
+}
 
 std::optional<std::string> compare_arrays(const Array& expected, const Array& actual,
                                           const Tolerance& tolerance) {

@@ -1,11 +1,12 @@
-// Comparing result arrays: the expected (oracle or golden file) against an
+// Comparing result arrays: the expected (the oracle, or a file) against an
 // engine's.
 //
-// Element types, shapes, integers and bools must match exactly. Floats match
-// when both are NaN, both the same infinity, or |actual - expected| <=
-// atol + rtol * |expected| with a per-precision default. This fixed bound is
-// the starting policy for golden files; the differential harness derives
-// tighter, program-specific bounds (see docs/semantics.md).
+// compare_bitwise is what the differential check uses: the oracle replays the
+// engine's declared reduction order (core/reduction_order.h), so every
+// element must be bitwise the same; the only exception is NaN, which matches
+// any NaN (payloads are not pinned).
+//
+// compare_arrays (fixed rtol/atol) remains for hand-written golden tests.
 #pragma once
 
 #include <optional>
@@ -19,6 +20,16 @@ struct Tolerance {
   double f32_rtol = 1e-5, f32_atol = 1e-6;
   double f64_rtol = 1e-12, f64_atol = 1e-12;
 };
+
+// nullopt when every element is bitwise equal (NaN matching any NaN);
+// otherwise the first difference: "element (3) component 1: expected 1.5
+// (0x3fc00000), found 1.5000001 (0x3fc00001), 1 ulp apart".
+std::optional<std::string> compare_bitwise(const Array& expected, const Array& actual);
+
+// Distance in units in the last place between two finite floats of one kind
+// (0 for equal values, -0.0 and 0.0 one apart); the largest int64 when
+// either is NaN or infinite.
+int64_t ulps_apart(const Scalar& a, const Scalar& b);
 
 // nullopt when they agree; otherwise a one-line description of the first difference.
 std::optional<std::string> compare_arrays(const Array& expected, const Array& actual,

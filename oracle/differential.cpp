@@ -1,17 +1,22 @@
 #include "oracle/differential.h"
 
-#include "oracle/registry.h"
+#include "interpreter/interpreter.h"
+#include "oracle/compare.h"
 
 namespace strata {
 namespace {
 
 std::string describe(const Outcome& o) {
-  if (o.error) return "error (" + std::string(error_kind_name(*o.error)) + "): " + o.message;
+  if (o.error) return "error (" + std::string(error_kind_name(*o.error)) + "): " + o.headline;
   return std::to_string(o.results.size()) + " result(s)";
 }
 
+bool same_error(const Outcome& a, const Outcome& b) {
+  return a.error == b.error && a.headline == b.headline;
+}
+
 bool same(const Outcome& a, const Outcome& b) {
-  if (a.error || b.error) return a.error == b.error && a.message == b.message;
+  if (a.error || b.error) return same_error(a, b);
   if (a.results.size() != b.results.size()) return false;
   for (size_t i = 0; i < a.results.size(); ++i)
     if (!identical(a.results[i], b.results[i])) return false;
@@ -20,24 +25,36 @@ bool same(const Outcome& a, const Outcome& b) {
 
 } // namespace
 
+void record_error(Outcome& o, const Error& e) {
+  o.error = e.kind();
+  o.headline = e.headline();
+  o.message = e.what();
+}
+
+std::string ElementCounts::str() const {
+  return std::to_string(total()) + " elements: " + std::to_string(bitwise) + " bitwise, " +
+         std::to_string(bounded) + " under a bound, " + std::to_string(not_compared) +
+         " not compared";
+}
+
 Outcome run_engine(const Engine& engine, const Program& program, const std::vector<Array>& inputs,
                    const CompileOptions& options, int runs, std::string* nondeterminism) {
   Outcome first;
+  first.order = options.order;
   std::unique_ptr<Executable> exe;
   try {
     exe = engine.compile(program, options);
   } catch (const Error& e) {
-    first.error = e.kind();
-    first.message = e.what();
+    record_error(first, e);
     return first;
   }
   for (int r = 0; r < runs; ++r) {
     Outcome o;
+    o.order = exe->reduction_order();
     try {
       o.results = exe->run(inputs);
     } catch (const Error& e) {
-      o.error = e.kind();
-      o.message = e.what();
+      record_error(o, e);
     }
     if (r == 0) {
       first = std::move(o);
@@ -49,20 +66,33 @@ Outcome run_engine(const Engine& engine, const Program& program, const std::vect
   return first;
 }
 
+Outcome run_oracle(const Program& program, const std::vector<Array>& inputs,
+                   const ReductionOrder& order) {
+  Outcome o;
+  o.order = order;
+  InterpreterOptions options;
+  options.order = order;
+  try {
+    o.results = interpret(program, inputs, options);
+  } catch (const Error& e) {
+    record_error(o, e);
+  }
+  return o;
+}
+
 std::optional<std::string> compare_outcomes(const Outcome& expected, const Outcome& actual,
-                                            const ProgramTolerance& tol) {
+                                            ElementCounts* counts) {
   if (expected.error || actual.error) {
-    if (expected.error && actual.error && *expected.error == *actual.error) return std::nullopt;
-    if (!tol.errors_exact) return std::nullopt; // a reassociated value decides
+    if (same_error(expected, actual)) return std::nullopt;
     return "expected " + describe(expected) + ", found " + describe(actual);
   }
   if (expected.results.size() != actual.results.size())
     return "expected " + describe(expected) + ", found " + describe(actual);
   for (size_t i = 0; i < expected.results.size(); ++i) {
-    ResultTolerance exact;
-    const ResultTolerance& t = i < tol.results.size() ? tol.results[i] : exact;
-    if (auto diff = compare_with_tolerance(expected.results[i], actual.results[i], t))
+    if (auto diff = compare_bitwise(expected.results[i], actual.results[i]))
       return (expected.results.size() > 1 ? "result " + std::to_string(i) + ": " : "") + *diff;
+    if (counts)
+      counts->bitwise += expected.results[i].size() * int64_t(expected.results[i].num_leaves());
   }
   return std::nullopt;
 }
@@ -70,13 +100,13 @@ std::optional<std::string> compare_outcomes(const Outcome& expected, const Outco
 DiffReport differential_check(const Program& program, const std::vector<Array>& inputs,
                               const Engine& engine, const CompileOptions& options) {
   DiffReport report;
-  report.oracle = run_engine(*find_engine("interp"), program, inputs, CompileOptions{});
-  report.tolerance = derive_tolerance(program, inputs);
   std::string nondeterminism;
   Outcome actual = run_engine(engine, program, inputs, options, 2, &nondeterminism);
+  report.oracle = run_oracle(program, inputs, actual.order);
+  std::string who = engine.name() + (options.fusion ? "" : " (unfused)");
   if (!nondeterminism.empty()) {
     report.agree = false;
-    report.disagreement = engine.name() + " is not deterministic: " + nondeterminism;
+    report.disagreement = who + " is not deterministic: " + nondeterminism;
     return report;
   }
   // Fusion never computes an element nobody reads (docs/fusion.md), so an
@@ -86,16 +116,14 @@ DiffReport differential_check(const Program& program, const std::vector<Array>& 
   // first. Both are accepted only when the same engine unfused, which
   // computes everything in program order, raises the oracle's error: the
   // engine's checks are then proven present.
-  if (options.fusion && report.oracle.error && actual.error != report.oracle.error) {
+  if (options.fusion && report.oracle.error && !same_error(actual, report.oracle)) {
     CompileOptions unfused = options;
     unfused.fusion = false;
-    Outcome strict = run_engine(engine, program, inputs, unfused);
-    if (strict.error == report.oracle.error) return report;
+    if (same_error(run_engine(engine, program, inputs, unfused), report.oracle)) return report;
   }
-  if (auto diff = compare_outcomes(report.oracle, actual, report.tolerance)) {
+  if (auto diff = compare_outcomes(report.oracle, actual, &report.counts)) {
     report.agree = false;
-    report.disagreement =
-        engine.name() + (options.fusion ? "" : " (unfused)") + " vs interp: " + *diff;
+    report.disagreement = who + " vs interp (" + actual.order.describe() + " order): " + *diff;
   }
   return report;
 }

@@ -1,16 +1,22 @@
-// One differential check: the oracle (the interpreter) and an engine on the
-// same program and inputs, compared under the program-derived tolerance
-// (oracle/tolerance.h). Also checks determinism: the engine runs twice and
-// must give bitwise the same results (or the same error).
+// One differential check: an engine against the oracle on the same program
+// and inputs (issue 16).
+//
+// The engine declares the association order of the reductions it ran
+// (Executable::reduction_order, core/reduction_order.h); the oracle, the
+// interpreter, evaluates the program under that order, and every output
+// element must be bitwise the same (NaN matches any NaN), every error the
+// same kind with the same headline (`file:line:col: error: message`, built by
+// core/runtime_errors.h on every engine). The engine also runs twice and must
+// give bitwise the same results or the same error: determinism.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/engine.h"
 #include "core/error.h"
-#include "oracle/tolerance.h"
 
 namespace strata {
 
@@ -18,8 +24,31 @@ namespace strata {
 struct Outcome {
   std::vector<Array> results;
   std::optional<ErrorKind> error;
-  std::string message; // the error's what()
+  std::string headline; // the error's Error::headline(): what is compared
+  std::string message;  // the error's what() (headline and context): what people read
+  ReductionOrder order; // the association order its reductions ran in
 };
+
+// How the output elements (scalar values: an element of a tuple type counts
+// once per component) of comparisons were compared. `not_compared` must stay
+// 0: it counts results the check could not compare at all.
+struct ElementCounts {
+  int64_t bitwise = 0;
+  int64_t bounded = 0; // under a propagated error bound (reserved: no engine needs it today)
+  int64_t not_compared = 0;
+  ElementCounts& operator+=(const ElementCounts& o) {
+    bitwise += o.bitwise;
+    bounded += o.bounded;
+    not_compared += o.not_compared;
+    return *this;
+  }
+  int64_t total() const { return bitwise + bounded + not_compared; }
+  // "1200 elements: 1200 bitwise, 0 under a bound, 0 not compared"
+  std::string str() const;
+};
+
+// Records a raised error in `o` (kind, headline, whole message).
+void record_error(Outcome& o, const Error& e);
 
 // Compiles `program` (checked) for `engine` with `options` and runs it `runs`
 // times; a second run that differs bitwise from the first is reported in
@@ -28,20 +57,26 @@ Outcome run_engine(const Engine& engine, const Program& program, const std::vect
                    const CompileOptions& options, int runs = 1,
                    std::string* nondeterminism = nullptr);
 
+// The interpreter on `program` with its reductions in `order`.
+Outcome run_oracle(const Program& program, const std::vector<Array>& inputs,
+                   const ReductionOrder& order);
+
+// Compares two outcomes: results bitwise, errors by kind and headline.
+// Adds to `counts` the elements compared when both have results.
+std::optional<std::string> compare_outcomes(const Outcome& expected, const Outcome& actual,
+                                            ElementCounts* counts = nullptr);
+
 struct DiffReport {
   bool agree = true;
   std::string disagreement; // one line when !agree
-  ProgramTolerance tolerance;
-  Outcome oracle;
+  Outcome oracle;           // the interpreter under the engine's declared order
+  ElementCounts counts;
 };
 
-// Compares two outcomes of the same program under a tolerance.
-std::optional<std::string> compare_outcomes(const Outcome& expected, const Outcome& actual,
-                                            const ProgramTolerance& tolerance);
-
 // The oracle against `engine` (run twice) on one program and its inputs. A
-// fused run may skip an error that lies only in work fusion removes, when the
-// unfused run of the same engine raises it.
+// fused run may skip an error that lies only in work fusion removes, or raise
+// the later of two errors first, when the unfused run of the same engine
+// raises the oracle's error (docs/testing.md).
 DiffReport differential_check(const Program& program, const std::vector<Array>& inputs,
                               const Engine& engine, const CompileOptions& options);
 

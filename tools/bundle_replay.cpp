@@ -24,10 +24,7 @@ DiffReport replay(const Bundle& b) {
   check_program(p);
   if (p.params.size() != b.inputs.size())
     throw Error(ErrorKind::Input, "the bundle's inputs do not match the program's parameters");
-  CompileOptions options;
-  options.fusion = b.fusion;
-  options.checked = b.checked;
-  return differential_check(p, b.inputs, *engine, options);
+  return differential_check(p, b.inputs, *engine, b.options());
 }
 
 } // namespace
@@ -40,7 +37,8 @@ int replay_bundle_command(const std::string& dir) {
   Bundle b = read_bundle(dir);
   std::cout << "bundle " << dir << ": engine " << b.engine << ", fusion "
             << (b.fusion ? "on" : "off") << ", " << (b.checked ? "checked" : "unchecked")
-            << (b.seed.empty() ? "" : ", found with " + b.seed) << "\n";
+            << ", order " << b.order.describe() << (b.seed.empty() ? "" : ", found with " + b.seed)
+            << "\n";
   if (!b.disagreement.empty()) std::cout << "recorded: " << b.disagreement << "\n";
   auto start = std::chrono::steady_clock::now();
   DiffReport r = replay(b);

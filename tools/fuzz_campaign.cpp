@@ -17,6 +17,21 @@
 
 namespace strata::tool {
 namespace fs = std::filesystem;
+
+std::vector<CompileOptions> default_variants() {
+  CompileOptions fused, unfused, small;
+  unfused.fusion = false;
+  small.order = ReductionOrder::small();
+  return {fused, unfused, small};
+}
+
+std::string variant_name(const CompileOptions& options) {
+  std::string name = options.fusion ? "fused" : "unfused";
+  if (options.order == ReductionOrder::small()) return name + ", order small";
+  if (options.order != ReductionOrder::blocked()) return name + ", order " + options.order.spec();
+  return name;
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -26,23 +41,24 @@ double seconds_since(Clock::time_point t) {
 }
 
 // The first disagreement of `engine` with the oracle on the case, in the
-// given fusion modes; a generator or engine exception counts as one.
-std::optional<std::pair<bool, std::string>> check_case(const GeneratedCase& c, const Engine& engine,
-                                                       const std::vector<bool>& modes) {
+// given variants; a generator or engine exception counts as one.
+std::optional<std::pair<CompileOptions, std::string>>
+check_case(const GeneratedCase& c, const Engine& engine,
+           const std::vector<CompileOptions>& variants, ElementCounts* counts) {
   Program p;
   try {
     p = c.checked();
   } catch (const std::exception& e) {
-    return std::pair{true, std::string("the generator made an invalid program: ") + e.what()};
+    return std::pair{variants.at(0),
+                     std::string("the generator made an invalid program: ") + e.what()};
   }
-  for (bool fusion : modes) {
-    CompileOptions options;
-    options.fusion = fusion;
+  for (const CompileOptions& options : variants) {
     try {
       DiffReport r = differential_check(p, c.inputs, engine, options);
-      if (!r.agree) return std::pair{fusion, r.disagreement};
+      if (!r.agree) return std::pair{options, r.disagreement};
+      if (counts) *counts += r.counts;
     } catch (const std::exception& e) {
-      return std::pair{fusion, engine.name() + " threw (not a strata::Error): " + e.what()};
+      return std::pair{options, engine.name() + " threw (not a strata::Error): " + e.what()};
     }
   }
   return std::nullopt;
@@ -104,23 +120,23 @@ CampaignResult run_campaign(const CampaignOptions& o) {
     if (o.time_limit > 0 && seconds_since(start) >= o.time_limit) break;
     int size = int(i % 101); // RapidCheck's sizes, small programs first
     rc::Shrinkable<GeneratedCase> shrinkable = gen(random.split(), size);
-    auto failure = check_case(shrinkable.value(), *o.engine, o.fusion_modes);
+    auto failure = check_case(shrinkable.value(), *o.engine, o.variants, &result.counts);
     ++result.programs;
     if (failure) {
       Counterexample cx;
       cx.program = i;
       cx.seconds = seconds_since(start);
-      cx.fusion = failure->first;
+      cx.options = failure->first;
       cx.disagreement = failure->second;
-      // Shrink: take the first smaller case that still fails in the same mode.
-      std::vector<bool> mode{cx.fusion};
+      // Shrink: take the first smaller case that still fails in the same variant.
+      std::vector<CompileOptions> mode{cx.options};
       auto shrink_start = Clock::now();
       for (bool progressed = true; progressed && seconds_since(shrink_start) < o.shrink_limit;) {
         progressed = false;
         auto shrinks = shrinkable.shrinks();
         while (auto next = shrinks.next()) {
           if (seconds_since(shrink_start) >= o.shrink_limit) break;
-          if (auto f = check_case(next->value(), *o.engine, mode)) {
+          if (auto f = check_case(next->value(), *o.engine, mode, nullptr)) {
             shrinkable = std::move(*next);
             cx.disagreement = f->second;
             progressed = true;
@@ -142,11 +158,13 @@ CampaignResult run_campaign(const CampaignOptions& o) {
       b.input_names = c.params;
       b.inputs = c.inputs;
       b.engine = o.engine->name();
-      b.fusion = cx.fusion;
+      b.fusion = cx.options.fusion;
+      b.order = cx.options.order;
       b.seed = "strata fuzz --seed " + std::to_string(o.seed) + ", program " + std::to_string(i);
       b.size = c.size;
       b.disagreement = cx.disagreement;
-      cx.bundle = o.out / (dir_name(o.engine->name()) + (cx.fusion ? "" : "-unfused") + "-" +
+      cx.bundle = o.out / (dir_name(o.engine->name()) + (cx.options.fusion ? "" : "-unfused") +
+                           (cx.options.order == ReductionOrder::blocked() ? "" : "-order") + "-" +
                            std::to_string(i));
       write_bundle(cx.bundle, b);
       result.failures.push_back(cx);

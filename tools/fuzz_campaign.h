@@ -1,6 +1,7 @@
 // A fuzzing campaign of the differential harness, for `strata fuzz`: random
 // programs from the RapidCheck generator (oracle/generator_rc.h), each checked
-// against the oracle on one engine, fused and unfused; a disagreement is
+// against the oracle on one engine in each compile variant (fused and unfused
+// in the blocked order, fused in the small order); a disagreement is
 // shrunk with RapidCheck's own shrink tree (the tape of choices gets shorter
 // and smaller, so the program does) and saved as a counterexample bundle.
 #pragma once
@@ -11,12 +12,20 @@
 #include <vector>
 
 #include "core/engine.h"
+#include "oracle/differential.h"
 
 namespace strata::tool {
 
+// Fused and unfused in the engines' blocked order, and fused in
+// ReductionOrder::small(), whose chunks and lanes start at three elements so
+// that generated rows of a few elements go through the whole declared tree.
+std::vector<CompileOptions> default_variants();
+// "fused", "unfused", "fused, order small".
+std::string variant_name(const CompileOptions& options);
+
 struct CampaignOptions {
   const Engine* engine = nullptr;
-  std::vector<bool> fusion_modes{true, false};
+  std::vector<CompileOptions> variants = default_variants();
   uint64_t seed = 1;
   long count = 1000;          // programs (0: unlimited)
   double time_limit = 0;      // seconds (0: unlimited)
@@ -27,9 +36,9 @@ struct CampaignOptions {
 };
 
 struct Counterexample {
-  long program = 0;   // index of the program that failed (from 0)
-  double seconds = 0; // campaign time when found (before shrinking)
-  bool fusion = true;
+  long program = 0;         // index of the program that failed (from 0)
+  double seconds = 0;       // campaign time when found (before shrinking)
+  CompileOptions options;   // the variant that disagreed
   std::string disagreement; // of the shrunk case
   int nodes = 0, lines = 0; // size of the shrunk program
   std::filesystem::path bundle;
@@ -38,6 +47,7 @@ struct Counterexample {
 struct CampaignResult {
   long programs = 0;
   double seconds = 0;
+  ElementCounts counts; // how the output elements of agreeing checks were compared
   std::vector<Counterexample> failures;
 };
 

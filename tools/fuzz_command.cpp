@@ -109,7 +109,12 @@ int fuzz_command(const Args& args) {
   o.seed = vars["seed"].as<uint64_t>();
   o.out = vars.count("out") ? fs::path(vars["out"].as<std::string>())
                             : fs::path("strata-fuzz-" + std::to_string(o.seed));
-  if (vars.count("no-fusion")) o.fusion_modes = {false};
+  if (vars.count("no-fusion")) {
+    CompileOptions unfused, unfused_small;
+    unfused.fusion = unfused_small.fusion = false;
+    unfused_small.order = ReductionOrder::small();
+    o.variants = {unfused, unfused_small};
+  }
   o.shrink_limit = vars["shrink-limit"].as<double>();
   o.progress = !vars.count("quiet");
   if (vars.count("count")) {
@@ -156,9 +161,12 @@ int fuzz_command(const Args& args) {
     std::cout << e->name() << ": " << r.programs << " programs in " << fixed(r.seconds, 1) << " s ("
               << fixed(r.seconds > 0 ? double(r.programs) / r.seconds : 0, 1) << " programs/s), "
               << r.failures.size() << " disagreement(s)\n";
+    // How the output elements of the agreeing checks were compared (issue 16):
+    // every one bitwise against the oracle replaying the engine's order.
+    std::cout << "  compared: " << r.counts.str() << "\n";
     for (const Counterexample& cx : r.failures)
-      std::cout << "  program " << cx.program << (cx.fusion ? "" : " (unfused)") << ": "
-                << cx.disagreement << "\n    shrunk to " << cx.nodes
+      std::cout << "  program " << cx.program << " (" << variant_name(cx.options)
+                << "): " << cx.disagreement << "\n    shrunk to " << cx.nodes
                 << " nodes; replay: strata check " << cx.bundle.string() << "\n";
   }
   return failures == 0 ? 0 : 1;
