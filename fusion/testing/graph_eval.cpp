@@ -13,8 +13,10 @@ namespace {
 
 class Evaluator {
 public:
-  Evaluator(const KernelGraph& g, GraphRunStats* stats)
-      : g_(g), vals_(g.arrays.size()), has_(g.arrays.size(), false), stats_(stats) {}
+  Evaluator(const KernelGraph& g, GraphRunStats* stats, const ReductionOrder& order)
+      : g_(g), vals_(g.arrays.size()), has_(g.arrays.size(), false), stats_(stats) {
+    options_.order = order;
+  }
 
   std::vector<Array> run(const std::vector<Array>& inputs) {
     check_graph_inputs(g_, inputs);
@@ -35,6 +37,7 @@ private:
   std::vector<Array> vals_;
   std::vector<bool> has_;
   GraphRunStats* stats_;
+  InterpreterOptions options_;
 
   void set(ArrayId id, Array a) {
     vals_[size_t(id)] = std::move(a);
@@ -59,7 +62,7 @@ private:
     }
     p.body = std::move(body);
     check_program(p); // also checks that fusion produced well-typed code
-    return interpret(p, inputs);
+    return interpret(p, inputs, options_);
   }
 
   Array eval(const ExpPtr& e) { return run_acc(make_acc(ac::Unit{e}))[0]; }
@@ -154,13 +157,16 @@ private:
 
 class GraphExecutable final : public Executable {
 public:
-  explicit GraphExecutable(KernelGraph g) : graph_(std::move(g)) {}
+  GraphExecutable(KernelGraph g, const ReductionOrder& order)
+      : graph_(std::move(g)), order_(order) {}
   std::vector<Array> run(const std::vector<Array>& inputs) override {
-    return evaluate_kernel_graph(graph_, inputs);
+    return evaluate_kernel_graph(graph_, inputs, nullptr, order_);
   }
+  ReductionOrder reduction_order() const override { return order_; }
 
 private:
   KernelGraph graph_;
+  ReductionOrder order_;
 };
 
 class GraphEngine final : public Engine {
@@ -170,15 +176,15 @@ public:
   std::unique_ptr<Executable> compile(const Program& program,
                                       const CompileOptions& options) const override {
     return std::make_unique<GraphExecutable>(
-        build_kernel_graph(program, FusionOptions{options.fusion}));
+        build_kernel_graph(program, FusionOptions{options.fusion}), options.order);
   }
 };
 
 } // namespace
 
 std::vector<Array> evaluate_kernel_graph(const KernelGraph& graph, const std::vector<Array>& inputs,
-                                         GraphRunStats* stats) {
-  return Evaluator(graph, stats).run(inputs);
+                                         GraphRunStats* stats, const ReductionOrder& order) {
+  return Evaluator(graph, stats, order).run(inputs);
 }
 
 std::unique_ptr<Engine> make_graph_engine() {

@@ -24,10 +24,13 @@ struct GraphRunStats {
   std::map<int, int> kernel_runs;
 };
 
+// Reductions associate in `order` (core/reduction_order.h).
 std::vector<Array> evaluate_kernel_graph(const KernelGraph& graph, const std::vector<Array>& inputs,
-                                         GraphRunStats* stats = nullptr);
+                                         GraphRunStats* stats = nullptr,
+                                         const ReductionOrder& order = ReductionOrder::canonical());
 
-// The evaluator as an Engine named "graph" (fused or not per CompileOptions).
+// The evaluator as an Engine named "graph" (fused or not, in the order of
+// CompileOptions, which its executables declare).
 std::unique_ptr<Engine> make_graph_engine();
 
 } // namespace strata

@@ -8,6 +8,7 @@ const std::vector<Fault>& all_faults() {
     add_reduction_faults(v);
     add_collective_faults(v);
     add_scalar_faults(v);
+    add_order_faults(v);
     return v;
   }();
   return faults;

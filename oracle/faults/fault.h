@@ -17,7 +17,9 @@
 #include <vector>
 
 #include "core/array.h"
+#include "core/error.h"
 #include "core/ir.h"
+#include "core/reduction_order.h"
 
 namespace strata::faults {
 
@@ -35,6 +37,10 @@ struct RewriteContext {
 using ExpRewrite = std::function<std::optional<std::string>(Exp&, RewriteContext&)>;
 using AccRewrite = std::function<std::optional<std::string>(Acc&, RewriteContext&)>;
 using ResultFixup = std::function<void(std::vector<Array>&)>;
+// The association order a buggy engine runs, given the one it declares.
+using OrderFault = std::function<ReductionOrder(const ReductionOrder&)>;
+// The error a buggy engine raises instead of a correct one.
+using ErrorFault = std::function<Error(const Error&)>;
 
 struct Fault {
   std::string name;        // "scan_off_by_one"; the engine is "faulty:<name>"
@@ -44,6 +50,11 @@ struct Fault {
   ResultFixup results;     // may be empty
   bool fused_only = false; // a fusion bug: unfused runs are correct
   std::string example;     // a parameterless program the fault changes
+  OrderFault order = {};   // may be empty: runs the declared order
+  ErrorFault error = {};   // may be empty: errors unchanged
+  // The order the example must be compiled with for the fault to show
+  // (the faults of declared orders need chunks the example reaches).
+  ReductionOrder example_order = ReductionOrder::blocked();
 };
 
 // Every fault, in a fixed order.
@@ -59,6 +70,9 @@ std::string text(const Exp& e);           // print_exp on one line
 std::string text(const Acc& a);           // print_acc on one line
 std::string lambda_text(const Lambda& f); // (lambda ((x T) ...) body)
 std::string apply_text(const Lambda& f, const std::vector<std::string>& args, RewriteContext& c);
+// (ix (proj 0 I) ... (proj r-2 I) LAST): index or shape I of rank r with its last component
+// replaced.
+std::string index_with_last(const std::string& i, int r, const std::string& last);
 std::string literal_text(ScalarKind k, int64_t v); // 0 -> "0i32"
 std::string min_text(ScalarKind k);                // smallest value, e.g. "-128i8"
 std::string max_text(ScalarKind k);                // largest value, e.g. "127i8"

@@ -15,15 +15,25 @@ public:
                    const Fault& fault)
       : program_(std::move(program)), inner_(std::move(inner)), fault_(fault) {}
   std::vector<Array> run(const std::vector<Array>& inputs) override {
-    std::vector<Array> results = inner_->run(inputs);
+    std::vector<Array> results;
+    try {
+      results = inner_->run(inputs);
+    } catch (const Error& e) {
+      if (fault_.error) throw fault_.error(e);
+      throw;
+    }
     if (fault_.results) fault_.results(results);
     return results;
   }
+  // What it declares: the order it was asked for, whatever it ran.
+  ReductionOrder reduction_order() const override { return declared_; }
+  void declare(const ReductionOrder& order) { declared_ = order; }
 
 private:
   std::unique_ptr<Program> program_; // the rewritten program the inner executable runs
   std::unique_ptr<Executable> inner_;
   const Fault& fault_;
+  ReductionOrder declared_;
 };
 
 class FaultyEngine : public Engine {
@@ -45,8 +55,12 @@ public:
     } else {
       rewritten = std::make_unique<Program>(program);
     }
-    auto inner = graph_->compile(*rewritten, options);
-    return std::make_unique<FaultyExecutable>(std::move(rewritten), std::move(inner), fault_);
+    CompileOptions run = options;
+    if (active && fault_.order) run.order = fault_.order(options.order);
+    auto inner = graph_->compile(*rewritten, run);
+    auto exe = std::make_unique<FaultyExecutable>(std::move(rewritten), std::move(inner), fault_);
+    exe->declare(options.order);
+    return exe;
   }
 
 private:

@@ -8,17 +8,6 @@
 #include "oracle/gen/walk.h"
 
 namespace strata::faults {
-namespace {
-
-// (ix (proj 0 I) ... LAST) for an index I of rank r.
-std::string index_with_last(const std::string& i, int r, const std::string& last) {
-  std::string s = "(ix";
-  for (int k = 0; k + 1 < r; ++k)
-    s += " (proj " + std::to_string(k) + " " + i + ")";
-  return s + " " + last + ")";
-}
-
-} // namespace
 
 void add_reduction_faults(std::vector<Fault>& out) {
   out.push_back({"fold_operand_order",

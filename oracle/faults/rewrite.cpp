@@ -67,6 +67,13 @@ std::string apply_text(const Lambda& f, const std::vector<std::string>& args, Re
   return outer + ") " + inner + ") " + text(*f.body) + "))";
 }
 
+std::string index_with_last(const std::string& i, int r, const std::string& last) {
+  std::string s = "(ix";
+  for (int k = 0; k + 1 < r; ++k)
+    s += " (proj " + std::to_string(k) + " " + i + ")";
+  return s + " " + last + ")";
+}
+
 std::string literal_text(ScalarKind k, int64_t v) {
   return dispatch_kind(k, [&](auto tag) {
     using T = decltype(tag);
