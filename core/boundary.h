@@ -1,4 +1,4 @@
-// Stencil boundaries (LANGUAGE.md section 4), shared by every engine: where a
+// Stencil boundaries (docs/language.md, Stencils), shared by every engine: where a
 // read at coordinate i of a dimension of extent n lands.
 #pragma once
 
