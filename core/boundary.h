@@ -1,5 +1,5 @@
-// Stencil boundaries (LANGUAGE.md section 4), shared by every engine: where a
-// read at coordinate i of a dimension of extent n lands.
+// Stencil boundaries (docs/language.md, Collective operations, Stencils), shared by every engine:
+// where a read at coordinate i of a dimension of extent n lands.
 #pragma once
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// The typed IR of Strata programs (LANGUAGE.md sections 3 and 5).
+// The typed IR of Strata programs (docs/language.md, Exp and Acc).
 //
 // Two syntactic classes, as in Accelerate: `Exp` nodes compute one scalar (or
 // tuple) value, `Acc` nodes compute whole arrays. Each class is a variant of

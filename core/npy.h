@@ -1,4 +1,4 @@
-// Reading and writing NumPy `.npy` files (LANGUAGE.md section 6).
+// Reading and writing NumPy `.npy` files (docs/language.md, Inputs and outputs; docs/npy.md).
 //
 // Program parameters and results are exchanged as `.npy` files so that any
 // NumPy user can produce inputs and inspect outputs. Versions 1.0, 2.0 and 3.0

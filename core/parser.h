@@ -1,4 +1,4 @@
-// The parser of the canonical text form (LANGUAGE.md sections 2, 3 and 5).
+// The parser of the canonical text form (docs/language.md: Program text, Exp, Acc).
 //
 // Text is read in two steps: a reader turns bytes into s-expressions (atoms,
 // string literals and lists, each with its line and column), then a converter

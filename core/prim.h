@@ -1,4 +1,4 @@
-// Scalar primitive operations `(op e ...)` of LANGUAGE.md section 3: their
+// Scalar primitive operations `(op e ...)` of docs/language.md, Primitives: their
 // names in the text form and their arity.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The printer of the canonical text form (LANGUAGE.md section 2).
+// The printer of the canonical text form (docs/language.md, Program text).
 //
 // Output is deterministic and reads back to the same program:
 // parse_program(print_program(p)) is structurally equal to p (see `equal` in

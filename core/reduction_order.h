@@ -1,7 +1,7 @@
 // The association order of reductions, as data (issue 16).
 //
-// LANGUAGE.md lets engines reassociate `fold fold1 foldseg scan* permute`.
-// Strata pins *how*: every engine declares the order it runs as a
+// Reductions (`fold fold1 foldseg scan* permute`) may be reassociated; docs/language.md,
+// "Association order of reductions", pins *how*: every engine declares the order it runs as a
 // ReductionOrder, which depends only on the program's element types and the
 // data sizes (never on threads or the machine), and the interpreter evaluates
 // a program under any declared order (InterpreterOptions::order). The oracle

@@ -1,4 +1,4 @@
-// The pinned scalar semantics of LANGUAGE.md section 4, one small template per
+// The pinned scalar semantics of docs/language.md, Pinned semantics, one small template per
 // primitive and conversion.
 //
 // These are the definitions: the interpreter calls them through a dynamic

@@ -1,4 +1,4 @@
-// Types of the Strata language (LANGUAGE.md section 1).
+// Types of the Strata language (docs/language.md, Types).
 //
 // One value type covers scalars, tuples (of scalars or of arrays), arrays and
 // the stencil window type. `(ix R)` is not a kind of its own: it is a tuple of

@@ -1,5 +1,5 @@
 // The fixed text that opens every generated CUDA translation unit: the
-// pinned scalar semantics of LANGUAGE.md section 4 (core/semantics.h) as
+// pinned scalar semantics of docs/language.md, Pinned semantics (core/semantics.h) as
 // `__host__ __device__` helpers, the error slot, and the launch conventions.
 //
 // The same text compiles three ways: by NVRTC for the device (no standard

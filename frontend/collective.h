@@ -1,4 +1,4 @@
-// Collective operations of the embedded front end (LANGUAGE.md section 5).
+// Collective operations of the embedded front end (docs/language.md, Collective operations).
 //
 // Each function takes C++ lambdas over `Exp` handles and array handles, checks
 // ranks and element types at compile time (a mismatch is a static_assert with

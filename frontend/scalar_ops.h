@@ -1,4 +1,4 @@
-// Scalar operations of the embedded front end (LANGUAGE.md section 3).
+// Scalar operations of the embedded front end (docs/language.md, Scalar expressions).
 //
 // Every primitive has a named function (`sqrt(x)`, `quot(a, b)`, `max(a, b)`)
 // and, where C++ has one, an operator: `+ - * / % == != < <= > >= && || ! &

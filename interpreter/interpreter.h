@@ -2,7 +2,7 @@
 //
 // A sequential, tree-walking evaluator with one plain function per form of the
 // language. Collective operations visit elements in row-major order and
-// reductions combine left to right, which is the canonical order LANGUAGE.md
+// reductions combine left to right, the canonical order docs/language.md
 // pins for the oracle. Checks are always on: out-of-range indices, division by
 // zero, mismatched reshapes and empty fold1 rows are errors naming the
 // operation, the index or operands, and the source position.

@@ -3,7 +3,7 @@
 // interpreter: `x(q)` is the row's element at scan-order position q and
 // `f(acc, x)` combines (for right scans the interpreter passes the swapped
 // function). In the canonical order these are the left-to-right loops of
-// LANGUAGE.md; in the blocked order they are the engines' tree, step by step.
+// docs/language.md; in the blocked order they are the engines' tree, step by step.
 #pragma once
 
 #include <algorithm>

@@ -168,7 +168,7 @@ private:
   }
 
   // Whether `fn` is the float sum (+ a b): its fold may be reassociated
-  // (LANGUAGE.md section 4; the oracle bounds every summation order,
+  // (docs/language.md, Association order of reductions; the oracle bounds every summation order,
   // oracle/tolerance.h), so its `fadd` carries `reassoc` and the loop
   // vectoriser keeps several partial sums. The tree that gives is fixed by the
   // loop's trip count (a row, or a chunk of a long row: sizes set by the data

@@ -1,4 +1,4 @@
-// The pinned semantics of the scalar operations (LANGUAGE.md section 4,
+// The pinned semantics of the scalar operations (docs/language.md, Pinned semantics;
 // core/semantics.h) as LLVM IR, shared by the scalar code generator
 // (jit/scalar_codegen.cpp, jit/prim_codegen.cpp) and the lane code generator
 // (jit/lane_codegen.cpp): the primitives but `and`/`or` (control flow in one,

@@ -1,5 +1,5 @@
 // Scalar code (core/ir.h Exp) to LLVM IR with the pinned semantics of
-// LANGUAGE.md section 4 (core/semantics.h): integers wrap (no nsw/nuw),
+// docs/language.md, Pinned semantics (core/semantics.h): integers wrap (no nsw/nuw),
 // division by zero and bounds are checked through the error slot, float->int
 // casts saturate, float min/max return the non-NaN operand, and no fast-math
 // flag is set. `if`, `and`, `or` and `while` are real control flow, so an

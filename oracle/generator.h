@@ -2,7 +2,7 @@
 //
 // A generated case is a well-typed program in the canonical text form plus
 // one input array per parameter. Generation is type-directed and covers every
-// form and primitive of LANGUAGE.md (see oracle/gen/builder.h for the rules
+// form and primitive of docs/language.md (see oracle/gen/builder.h for the rules
 // and docs/testing.md for the coverage table). All randomness comes from a
 // gen::Choices source, so the same tape or seed always gives the same case:
 //  - generate_case(seed, size) for tools, benchmarks and the coverage report;

@@ -2,7 +2,7 @@
 // program itself (issue 5; policy in docs/testing.md).
 //
 // Engines may reassociate reductions (`fold fold1 foldseg scan* permute`) —
-// LANGUAGE.md section 4 — so a float sum may come out of an engine slightly
+// docs/language.md, Association order of reductions — so a float sum may come out of an engine
 // different from the oracle's left-to-right sum. Every other operation is
 // pinned bitwise. The analysis therefore classifies each result array:
 //  - Exact: no reassociable float reduction can influence it. Integers, bools

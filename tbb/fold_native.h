@@ -3,7 +3,7 @@
 // `(lambda ((a T) (b T)) (op a b))` (or `(op b a)`) with op + * min max band
 // bor bxor on an integer type, or + * on a float type, is commutative and
 // associative (floats: associative within the tolerance policy of
-// LANGUAGE.md, commutative exactly). Such a fold may give accumulator lane l
+// docs/testing.md, commutative exactly). Such a fold may give accumulator lane l
 // of a chunk the elements l, l+L, l+2L, ... (L lanes fill eight 16-byte
 // vectors): the element function then runs on kBatch consecutive elements at
 // once (read in place) and each step is one typed loop over registers, with

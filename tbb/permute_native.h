@@ -2,7 +2,7 @@
 // typed loops and, on large sources, in parallel with per-chunk private
 // accumulators.
 //
-// LANGUAGE.md pins permute's combination order: source row-major, each
+// docs/language.md (Association order of reductions) pins permute's order: source row-major, each
 // element combined as `(comb new old)`. The parallel path gives bitwise that
 // result, so it only takes combining functions for which every order is the
 // same: `(op new old)` or `(op old new)` with op one of + * min max band bor

@@ -1,6 +1,6 @@
 // The type checker: ill-typed programs are rejected with ErrorKind::Type at
 // the offending form's line:col and a message saying what was expected and
-// found; well-typed programs get the types LANGUAGE.md gives them.
+// found; well-typed programs get the types docs/language.md gives them.
 //
 // Most bad programs below put the offending form at the start of line 3,
 // indented by four spaces, so its position is 3:5.

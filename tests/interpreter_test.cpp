@@ -1,4 +1,4 @@
-// The reference interpreter against LANGUAGE.md sections 3 and 5: every scalar
+// The reference interpreter against docs/language.md (Exp and Acc): every scalar
 // and collective form on small inputs, with results computed by hand (the
 // comments show the arithmetic), including rank 0 and zero-length dimensions.
 #include <gtest/gtest.h>
@@ -530,7 +530,7 @@ TEST(InterpreterScalar, TraceReturnsItsValue) {
   EXPECT_NE(log.str().find("test.strata:1:"), std::string::npos) << log.str();
 }
 
-// ------------------------------------------------------- LANGUAGE.md section 7
+// ----------------------------------------- docs/language.md, Examples of the text form
 TEST(InterpreterExamples, HistogramMatVecLaplacianTuples) {
   // Keys into bins of 32: 0 31 -> 0, 32 -> 1, 64 -> 2, 100 -> 3, 255 -> 7, -5 dropped.
   expect_array<I>(run1("(program ((keys (array i32 1)))"

@@ -1,4 +1,4 @@
-// The text parser: every form of LANGUAGE.md sections 3 and 5, literals,
+// The text parser: every form of docs/language.md (Exp and Acc), literals,
 // types, source positions and syntax errors with their positions.
 #include <gtest/gtest.h>
 

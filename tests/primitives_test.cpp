@@ -1,5 +1,5 @@
-// Every primitive and conversion against the pinned semantics of LANGUAGE.md
-// section 4, on several types, through whole programs `(program () (unit e))`.
+// Every primitive and conversion against docs/language.md, Pinned semantics,
+// on several types, through whole programs `(program () (unit e))`.
 // Each expected value is written by hand (comments give the reasoning).
 #include <gtest/gtest.h>
 

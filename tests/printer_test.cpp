@@ -1,5 +1,5 @@
 // The printer and structural equality: canonical layout, print-parse round
-// trips (every form, the LANGUAGE.md examples, bitwise float literals) and
+// trips (every form, the docs/language.md examples, bitwise float literals) and
 // idempotent printing.
 #include <gtest/gtest.h>
 
@@ -14,7 +14,7 @@
 namespace strata {
 namespace {
 
-// The five example programs of LANGUAGE.md section 7, verbatim.
+// The five programs of docs/language.md, Examples of the text form, verbatim.
 const char* const kExamples[] = {
     R"strata(    ; histogram of byte values into 8 bins of 32; negative keys are dropped
     (program ((keys (array i32 1)))
@@ -52,7 +52,7 @@ const char* const kExamples[] = {
                 (map (lambda ((p (tuple i32 f32))) (proj 1 p)) ps)))))strata",
 };
 
-// A program that uses every form of LANGUAGE.md sections 3 and 5 (not well
+// A program that uses every form of docs/language.md, Exp and Acc (not well
 // typed everywhere: the printer does not need it to be).
 const char* const kEveryForm = R"strata(
 (program ((xs (array f32 1)) (m (array f32 2)) (ks (array i32 1)) (ss (array i64 1)))

@@ -1,5 +1,5 @@
 // Run-time errors of the reference interpreter: kind, position and message
-// content (LANGUAGE.md section 4: the operation, the index and the shape, and
+// content (docs/language.md, Pinned semantics: the operation, the index and the shape, and
 // file:line:col for a program read from text). None of them may crash.
 //
 // The failing form is put at the start of line 3, indented by four spaces, so
@@ -97,7 +97,7 @@ TEST(RuntimeErrBounds, SliceIndexOutOfBounds) {
 }
 
 TEST(RuntimeErrBounds, IndexConversionsOutOfBounds) {
-  // LANGUAGE.md does not say; the interpreter checks both conversions.
+  // docs/language.md, Choices Strata made: the interpreter checks both conversions.
   expect_error(failure(NONE "  (unit\n    (to-index (ix 2 3) (ix 2 0))))"), ErrorKind::Bounds, 3, 5,
                {"to-index", "(2,0)", "(2,3)"});
   expect_error(failure(NONE "  (unit\n    (from-index (ix 2 3) 6)))"), ErrorKind::Bounds, 3, 5,

@@ -1,6 +1,6 @@
 // Determinism of the tbb engine for every kernel kind: each program runs
 // twice with 1, 2 and 8 threads, fused and unfused, and every result must be
-// bitwise the same (LANGUAGE.md: the reduction tree depends on the data size,
+// bitwise the same (docs/language.md, Pinned semantics: the reduction tree depends on data size,
 // never on the thread count). Float data, at sizes that take the chunked
 // parallel paths, so that a scheduler-dependent order would show.
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // Faults in scalar code: the arithmetic, comparison, bitwise and conversion
-// rules of LANGUAGE.md section 4 that a code generator most easily gets wrong.
+// rules of docs/language.md, Pinned semantics, that a code generator most easily gets wrong.
 #include "oracle/faults/catalog.h"
 
 namespace strata::faults {

@@ -1,4 +1,4 @@
-// Array expressions (LANGUAGE.md section 5) for the program builder: every
+// Array expressions (docs/language.md, Collective operations) for the program builder: every
 // collective form, type-directed, with in-range indices and bounded loops.
 #include <algorithm>
 

@@ -2,7 +2,7 @@
 // boundaries, element types and ranks a program uses. The coverage report
 // (properties/coverage_test.cpp, `strata_gen_coverage`) counts, over many
 // generated programs, how many programs use each, and fails if any form or
-// primitive of LANGUAGE.md is never generated.
+// primitive of docs/language.md is never generated.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Scalar expressions (LANGUAGE.md section 3) for the program builder: every
+// Scalar expressions (docs/language.md, Scalar expressions) for the program builder: every
 // form and primitive, type-directed, with guarded divisions and reads.
 #include <algorithm>
 
@@ -123,7 +123,7 @@ std::string Builder::reduction_op(ScalarKind k, bool commutative) {
   } else {
     static const char* ops[] = {"+", "*", "min", "max", "band", "bor", "bxor"};
     // Folds and scans may also get associative operators that are not
-    // commutative (LANGUAGE.md section 4 pins their operand order): the first
+    // commutative (docs/language.md, Pinned semantics, fixes their operand order): the first
     // and the last non-zero operand. Zero is their neutral element.
     int pick = c_.below(commutative ? 7 : 9);
     if (pick >= 7) {

@@ -1,5 +1,5 @@
 // Values for generated programs: scalar literals and input arrays that hit the
-// edge cases of LANGUAGE.md section 4 (0, -1, MIN, MAX, -0.0, NaN, infinities,
+// edge cases of docs/language.md, Pinned semantics (0, -1, MIN, MAX, -0.0, NaN, infinities,
 // subnormals) often, and ordinary values otherwise.
 #pragma once
 
