@@ -42,8 +42,9 @@
 //
 //  foldseg: every segment left to right from the seed, in both orders.
 //  permute: source row-major order, in both orders (engines may run a
-//  combiner in any order only where every order gives bitwise the same
-//  result: integer + * min max band bor bxor, bool and/or, new, old).
+//  combiner in parallel only where that gives bitwise the source-order
+//  result: integer + * min max band bor bxor, bool and/or, `old`, and `new`
+//  when the last source element in row-major order is the one kept).
 //
 // Exactly associative and commutative combiners (integer wrapping + * min
 // max band bor bxor) give bitwise the same result in every order, so an
