@@ -314,6 +314,62 @@ def ex_nbody():
     return {"x": x, "y": y, "z": z, "m": m}, (ax, ay, az)
 
 
+def ex_softmax():
+    # NumPy's own evaluation (np.exp, pairwise np.sum): a legal evaluation in
+    # another order and with another exp, not the oracle's order.
+    r, c = 4, 40000
+    x = u01v(r * c, 20, 8, -4).reshape(r, c)
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    s = e.sum(axis=1, dtype=np.float32, keepdims=True)
+    y = (e / s).astype(np.float32)
+    assert y.dtype == np.float32
+    return {"x": x}, y
+
+
+def ex_kmeans_step():
+    n, k = 2000, 8
+    px, py = u01v(n, 21), u01v(n, 22)
+    cx, cy = u01v(k, 23), u01v(k, 24)
+    dx = px[:, None] - cx[None, :]
+    dy = py[:, None] - cy[None, :]
+    d = dx * dx + dy * dy
+    best = d.argmin(axis=1)                 # the first of equal distances
+    sx = np.zeros(k, np.float32)
+    sy = np.zeros(k, np.float32)
+    cnt = np.zeros(k, np.float32)
+    np.add.at(sx, best, px)                 # unbuffered, in source order
+    np.add.at(sy, best, py)
+    np.add.at(cnt, best, np.float32(1))
+    assert (cnt > 0).all()
+    return {"px": px, "py": py, "cx": cx, "cy": cy}, (sx / cnt, sy / cnt)
+
+
+def ex_pagerank():
+    n, m = 500, 4000
+    src = hmod(m, 25, n).astype(np.int64)
+    dst = hmod(m, 26, n).astype(np.int64)
+    src[:n] = np.arange(n)                  # every vertex has an edge out
+    outdeg = np.bincount(src, minlength=n).astype(np.float32)
+    n32 = np.float32(n)
+    base = np.float32(0.15) / n32
+
+    def step(r):
+        acc = np.zeros(n, np.float32)
+        np.add.at(acc, dst, r[src] / outdeg[src])
+        return base + np.float32(0.85) * acc
+
+    r = np.full(n, np.float32(1) / n32, np.float32)
+    while True:
+        nxt = step(r)
+        resid = np.float32(0)
+        for v in np.abs(nxt - r):           # left to right, as the oracle's fold
+            resid = np.float32(resid + v)
+        if not resid > np.float32(1e-6):
+            break
+        r = nxt
+    return {"src": src, "dst": dst, "outdeg": outdeg}, r
+
+
 def ex_awhile_halve():
     xs = np.array([0.25, 3.0, 17.5, 1000.0, 0.001, -5.0, 7.75, 1.0, 999.5, 0.0],
                   dtype=np.float64)
@@ -434,6 +490,9 @@ EXAMPLES = {
     "stencil_boundaries": ex_stencil_boundaries,
     "tuples": ex_tuples,
     "slice_replicate": ex_slice_replicate,
+    "softmax": ex_softmax,
+    "kmeans_step": ex_kmeans_step,
+    "pagerank": ex_pagerank,
 }
 
 
