@@ -1,7 +1,9 @@
 #include "tools/fuzz_campaign.h"
 
+#include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <functional>
@@ -32,9 +34,45 @@ std::string variant_name(const CompileOptions& options) {
   return name;
 }
 
+std::string disagreement_class(const std::string& d) {
+  if (d.find("the generator made") != std::string::npos) return "generator";
+  if (d.find("threw (not a strata::Error)") != std::string::npos) return "exception";
+  if (d.find("is not deterministic") != std::string::npos) return "nondeterminism";
+  size_t expected = d.find("expected error"), found = d.find("found error");
+  if (expected != std::string::npos && found != std::string::npos) return "error vs error";
+  if (expected != std::string::npos || found != std::string::npos) return "error vs results";
+  return "values";
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// Set by SIGINT while a campaign runs (async-signal-safe: a lock-free atomic).
+std::atomic<bool> interrupted{false};
+static_assert(std::atomic<bool>::is_always_lock_free);
+
+extern "C" void on_sigint(int) {
+  interrupted.store(true);
+}
+
+// Installs on_sigint for the lifetime of a campaign, restoring what was there.
+class SigintGuard {
+public:
+  SigintGuard() {
+    interrupted.store(false);
+    struct sigaction sa {};
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_);
+  }
+  ~SigintGuard() { sigaction(SIGINT, &old_, nullptr); }
+  SigintGuard(const SigintGuard&) = delete;
+  SigintGuard& operator=(const SigintGuard&) = delete;
+
+private:
+  struct sigaction old_ {};
+};
 
 double seconds_since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
@@ -112,12 +150,17 @@ private:
 
 CampaignResult run_campaign(const CampaignOptions& o) {
   CampaignResult result;
+  SigintGuard sigint;
   Progress progress(o);
   rc::Random random(o.seed);
   auto start = Clock::now();
   const rc::Gen<GeneratedCase> gen = gen_case();
   for (long i = 0; o.count == 0 || i < o.count; ++i) {
     if (o.time_limit > 0 && seconds_since(start) >= o.time_limit) break;
+    if (interrupted.load()) {
+      result.interrupted = true;
+      break;
+    }
     int size = int(i % 101); // RapidCheck's sizes, small programs first
     rc::Shrinkable<GeneratedCase> shrinkable = gen(random.split(), size);
     auto failure = check_case(shrinkable.value(), *o.engine, o.variants, &result.counts);
@@ -135,7 +178,7 @@ CampaignResult run_campaign(const CampaignOptions& o) {
         progressed = false;
         auto shrinks = shrinkable.shrinks();
         while (auto next = shrinks.next()) {
-          if (seconds_since(shrink_start) >= o.shrink_limit) break;
+          if (seconds_since(shrink_start) >= o.shrink_limit || interrupted.load()) break;
           if (auto f = check_case(next->value(), *o.engine, mode, nullptr)) {
             shrinkable = std::move(*next);
             cx.disagreement = f->second;

@@ -47,10 +47,18 @@ struct Counterexample {
 struct CampaignResult {
   long programs = 0;
   double seconds = 0;
-  ElementCounts counts; // how the output elements of agreeing checks were compared
+  bool interrupted = false; // stopped by SIGINT (Ctrl-C): the figures so far
+  ElementCounts counts;     // how the output elements of agreeing checks were compared
   std::vector<Counterexample> failures;
 };
 
+// Runs until the count, the time limit or SIGINT (Ctrl-C), whichever comes
+// first; SIGINT ends the campaign after the current program, and the result
+// says so (interrupted) so that the caller prints the summary so far.
 CampaignResult run_campaign(const CampaignOptions& options);
+
+// The class of a disagreement line, for summaries: "nondeterminism",
+// "error vs error", "error vs results", "values", "exception", "generator".
+std::string disagreement_class(const std::string& disagreement);
 
 } // namespace strata::tool

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 #include "core/error.h"
@@ -164,10 +165,19 @@ int fuzz_command(const Args& args) {
     // How the output elements of the agreeing checks were compared (issue 16):
     // every one bitwise against the oracle replaying the engine's order.
     std::cout << "  compared: " << r.counts.str() << "\n";
+    std::map<std::string, int> classes;
+    for (const Counterexample& cx : r.failures)
+      ++classes[disagreement_class(cx.disagreement)];
+    for (const auto& [name, n] : classes)
+      std::cout << "  disagreements (" << name << "): " << n << "\n";
     for (const Counterexample& cx : r.failures)
       std::cout << "  program " << cx.program << " (" << variant_name(cx.options)
                 << "): " << cx.disagreement << "\n    shrunk to " << cx.nodes
                 << " nodes; replay: strata check " << cx.bundle.string() << "\n";
+    if (r.interrupted) {
+      std::cout << "interrupted: the figures above are the campaign so far\n";
+      return 130;
+    }
   }
   return failures == 0 ? 0 : 1;
 }
