@@ -1,7 +1,10 @@
 #include "core/array.h"
 
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <new>
+#include <string>
 
 #include "core/error.h"
 
@@ -10,29 +13,102 @@ namespace {
 constexpr size_t kAlign = 64;
 constexpr size_t kStaggerSlots = 8; // start offsets cycle through 0, 64, ..., 448 bytes
 std::atomic<uint64_t> g_allocations{0};
+std::atomic<size_t> g_live_bytes{0};
+
+// MemAvailable of /proc/meminfo in bytes; 0 when unknown.
+size_t mem_available() {
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  size_t kib = 0;
+  std::string unit;
+  while (in >> key >> kib >> unit)
+    if (key == "MemAvailable:") return kib * 1024;
+  return 0;
+}
+
+// "512M" -> 536870912; 0 when malformed.
+size_t parse_bytes(const char* text) {
+  char* end = nullptr;
+  unsigned long long v = std::strtoull(text, &end, 10);
+  if (end == text) return 0;
+  size_t scale = 1;
+  switch (*end) {
+  case '\0': break;
+  case 'K':
+  case 'k':
+    scale = size_t(1) << 10;
+    ++end;
+    break;
+  case 'M':
+  case 'm':
+    scale = size_t(1) << 20;
+    ++end;
+    break;
+  case 'G':
+  case 'g':
+    scale = size_t(1) << 30;
+    ++end;
+    break;
+  default: return 0;
+  }
+  if (*end != '\0') return 0;
+  size_t bytes = 0;
+  return __builtin_mul_overflow(size_t(v), scale, &bytes) ? 0 : bytes;
+}
+
+std::string bytes_str(size_t bytes) {
+  return std::to_string(bytes) + " bytes";
+}
 } // namespace
+
+size_t Buffer::live_bytes() {
+  return g_live_bytes.load(std::memory_order_relaxed);
+}
+
+size_t Buffer::memory_limit() {
+  if (const char* env = std::getenv("STRATA_MEMORY_LIMIT"); env && *env)
+    if (size_t limit = parse_bytes(env)) return limit;
+  static const size_t available = [] {
+    size_t a = mem_available();
+    return a ? a : SIZE_MAX;
+  }();
+  return available;
+}
 
 Buffer Buffer::allocate(size_t bytes, bool zero) {
   uint64_t n = g_allocations.fetch_add(1, std::memory_order_relaxed);
   size_t offset = (n % kStaggerSlots) * kAlign;
   size_t total = bytes + offset;
-  if (total < bytes) throw Error(ErrorKind::Resource, "buffer of " + std::to_string(bytes) + " bytes is too large");
+  if (total < bytes)
+    throw Error(ErrorKind::Resource, "buffer of " + std::to_string(bytes) + " bytes is too large");
+  size_t limit = memory_limit(), live = live_bytes();
+  if (total > limit || live > limit - total)
+    throw Error(ErrorKind::Resource, "allocating " + bytes_str(bytes) +
+                                         " would exceed the memory limit of " + bytes_str(limit) +
+                                         " (" + bytes_str(live) +
+                                         " in use; STRATA_MEMORY_LIMIT sets the limit)");
   std::byte* base = nullptr;
   try {
-    base = static_cast<std::byte*>(::operator new(total == 0 ? kAlign : total, std::align_val_t(kAlign)));
+    base = static_cast<std::byte*>(
+        ::operator new(total == 0 ? kAlign : total, std::align_val_t(kAlign)));
   } catch (const std::bad_alloc&) {
-    throw Error(ErrorKind::Resource, "out of memory allocating " + std::to_string(bytes) + " bytes");
+    throw Error(ErrorKind::Resource,
+                "out of memory allocating " + std::to_string(bytes) + " bytes");
   }
   if (zero) std::memset(base, 0, total);
   Buffer b;
-  b.data_ = std::shared_ptr<std::byte>(base + offset, [base](std::byte*) {
+  g_live_bytes.fetch_add(total, std::memory_order_relaxed);
+  b.data_ = std::shared_ptr<std::byte>(base + offset, [base, total](std::byte*) {
+    g_live_bytes.fetch_sub(total, std::memory_order_relaxed);
     ::operator delete(base, std::align_val_t(kAlign));
   });
   b.bytes_ = bytes;
   return b;
 }
 
-uint64_t Buffer::allocation_count() { return g_allocations.load(std::memory_order_relaxed); }
+uint64_t Buffer::allocation_count() {
+  return g_allocations.load(std::memory_order_relaxed);
+}
 
 Array Array::allocate(const Type& elem, Shape shape, bool zero) {
   Array a;
@@ -44,7 +120,11 @@ Array Array::allocate(const Type& elem, Shape shape, bool zero) {
     size_t bytes = 0;
     if (__builtin_mul_overflow(size_t(a.size_), scalar_size(k), &bytes))
       throw Error(ErrorKind::Resource, "array of shape " + shape_str(a.shape_) + " is too large");
-    a.leaves_.push_back(Buffer::allocate(bytes, zero));
+    try {
+      a.leaves_.push_back(Buffer::allocate(bytes, zero));
+    } catch (const Error& e) {
+      throw Error(e.kind(), "array of shape " + shape_str(a.shape_) + ": " + e.message());
+    }
   }
   return a;
 }

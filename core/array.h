@@ -29,6 +29,13 @@ public:
   long use_count() const { return data_.use_count(); }
   // How many buffers this process has allocated so far (tests assert on it).
   static uint64_t allocation_count();
+  // Bytes held by live buffers, and the most they may hold together:
+  // STRATA_MEMORY_LIMIT (bytes, or with a K, M or G suffix) when set,
+  // otherwise the memory the system had available (MemAvailable) when the
+  // process first allocated. An allocation past the limit is a `resource`
+  // error before any memory is taken, never an out-of-memory kill.
+  static size_t live_bytes();
+  static size_t memory_limit();
 
 private:
   std::shared_ptr<std::byte> data_;

@@ -1,0 +1,87 @@
+// Arrays past the memory limit (STRATA_MEMORY_LIMIT, else the memory the
+// system had available) are a `resource` error before anything is allocated,
+// on the interpreter and every engine, fused and unfused: never an
+// out-of-memory kill (docs/language.md, Choices Strata made: huge shapes).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "oracle/differential.h"
+#include "oracle/registry.h"
+#include "tests/test_util.h"
+
+namespace strata {
+namespace {
+
+// Sets STRATA_MEMORY_LIMIT for the lifetime of a test.
+class MemoryLimit {
+public:
+  explicit MemoryLimit(const char* limit) { setenv("STRATA_MEMORY_LIMIT", limit, 1); }
+  ~MemoryLimit() { unsetenv("STRATA_MEMORY_LIMIT"); }
+  MemoryLimit(const MemoryLimit&) = delete;
+  MemoryLimit& operator=(const MemoryLimit&) = delete;
+};
+
+TEST(MemoryLimit, LimitComesFromTheEnvironmentWithSuffixes) {
+  {
+    MemoryLimit m("64M");
+    EXPECT_EQ(Buffer::memory_limit(), size_t(64) << 20);
+  }
+  {
+    MemoryLimit m("3k");
+    EXPECT_EQ(Buffer::memory_limit(), size_t(3) << 10);
+  }
+  {
+    MemoryLimit m("nonsense"); // ignored: the system's figure
+    EXPECT_GT(Buffer::memory_limit(), size_t(1) << 20);
+  }
+}
+
+TEST(MemoryLimit, LiveBytesFollowAllocations) {
+  size_t before = Buffer::live_bytes();
+  {
+    Buffer b = Buffer::allocate(1 << 20);
+    EXPECT_GE(Buffer::live_bytes(), before + (1 << 20));
+  }
+  EXPECT_EQ(Buffer::live_bytes(), before);
+}
+
+// Each program needs about 800 MB (10^8 eight-byte elements) in one array.
+const char* kHuge[] = {
+    "(program () (generate (ix 10000 10000) (lambda ((i (ix 2))) (proj 0 i))))",
+    "(program () (fill (ix 10000 10000) 1.5))",
+    "(program ((xs (array i64 1))) (replicate (spec 100000000 all) xs))",
+    "(program ((xs (array i64 1))) "
+    "(reshape (ix 100000000) (replicate (spec 100000000 all) xs)))",
+    "(program () (map (lambda ((x i64)) (+ x 1)) (fill (ix 100000000) 2)))",
+};
+
+TEST(MemoryLimit, HugeShapesAreResourceErrorsOnEveryEngine) {
+  MemoryLimit m("64M");
+  for (const char* text : kHuge) {
+    SCOPED_TRACE(text);
+    Program p = test::parse_and_check(text);
+    std::vector<Array> inputs;
+    if (!p.params.empty()) inputs.push_back(test::array_of<int64_t>({7}));
+    Outcome oracle = run_oracle(p, inputs, ReductionOrder::canonical());
+    ASSERT_EQ(oracle.error, ErrorKind::Resource) << oracle.message;
+    EXPECT_NE(oracle.message.find("memory limit of 67108864 bytes"), std::string::npos)
+        << oracle.message;
+    EXPECT_NE(oracle.headline.find("test.strata:1:"), std::string::npos) << oracle.headline;
+    for (const Engine* e : all_engines()) {
+      std::string why;
+      if (!e->available(why)) continue;
+      for (bool fusion : {true, false}) {
+        CompileOptions options;
+        options.fusion = fusion;
+        Outcome o = run_engine(*e, p, inputs, options);
+        EXPECT_EQ(o.error, ErrorKind::Resource)
+            << e->name() << " fusion " << fusion << ": " << (o.error ? o.message : "no error");
+        EXPECT_NE(o.message.find("memory limit"), std::string::npos) << e->name() << o.message;
+      }
+    }
+  }
+}
+
+} // namespace
+} // namespace strata
