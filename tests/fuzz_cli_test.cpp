@@ -17,6 +17,8 @@ TEST(CliFuzz, ACleanCampaignExitsZero) {
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("interp: 40 programs"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("0 disagreement(s)"), std::string::npos) << r.out;
+  // Every output element of every variant compared bitwise; none left out.
+  EXPECT_NE(r.out.find(" bitwise, 0 under a bound, 0 not compared"), std::string::npos) << r.out;
   // Not a terminal: the progress line is a plain line on stderr.
   EXPECT_NE(r.err.find("fuzz interp: 40 programs"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir / "b"));
@@ -38,6 +40,21 @@ TEST(CliFuzz, AFaultIsCaughtShrunkSavedAndReplayed) {
   EXPECT_EQ(replay.exit_code, 1) << replay.out << replay.err;
   EXPECT_NE(replay.out.find("faulty:vector_tail_dropped"), std::string::npos) << replay.out;
   EXPECT_NE(replay.out.find("agrees"), std::string::npos) << replay.out; // the table
+}
+
+TEST(CliFuzz, CtrlCPrintsTheFiguresSoFar) {
+  TempDir dir;
+  // SIGINT after two seconds of an unbounded campaign.
+  std::string cmd = "timeout --preserve-status -s INT 2 " + std::string(STRATA_BINARY) +
+                    " fuzz --engine interp --count 0 --quiet --out " + (dir / "b").string() + " >" +
+                    (dir / "out").string() + " 2>&1";
+  int status = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  std::string out = slurp(dir / "out");
+  EXPECT_NE(out.find("interp: "), std::string::npos) << out;
+  EXPECT_NE(out.find("interrupted: the figures above are the campaign so far"), std::string::npos)
+      << out;
 }
 
 TEST(CliFuzz, BadOptionsAreUsageErrors) {
