@@ -66,12 +66,4 @@ Generated generate(const KernelGraph& g, const std::string& prefix = "s");
 // with distinct prefixes, into one host compile).
 std::string without_prelude(const Generated& code);
 
-// Chunking of long rows, fixed by the row length only (deterministic trees).
-struct Chunking {
-  int64_t chunk = 0;  // elements per chunk
-  int64_t chunks = 1; // chunks per row (at least 1)
-};
-Chunking fold_chunking(int64_t n);
-Chunking scan_chunking(int64_t n);
-
 } // namespace strata::cuda

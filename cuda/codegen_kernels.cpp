@@ -2,13 +2,18 @@
 //   generate, stencil: v[0..R) the shape; t = element.
 //   fold, scans, foldseg: v[0] rows, v[1] n (innermost extent), v[2] chunk
 //     length C, v[3] chunks per row K (foldseg: v[2] number of segments),
-//     v[4..4+R) the input shape.
+//     v[4..4+R) the input shape, v[12] lane slots per chunk Ls.
 //   permute: v[0..Rd) destination shape, v[8..8+Rs) source shape, v[16]
 //     source size.
 //   closed expressions: v[0] the address of the i64 words to write.
+// The association order of folds and scans (core/reduction_order.h) is in
+// the launch parameters only (C, K, Ls; the executor picks them from
+// CompileOptions::order), so one generated kernel serves every order.
 // Order keys (which error of a launch is reported): the row-major position
-// of the element computed; combining steps add 2^62 so element errors come
-// first, as the interpreter builds a fused producer's array before folding it.
+// of the element computed; combining steps add 2^62 to their scan-order
+// position so element errors come first, as the interpreter builds a fused
+// producer's array before folding it.
+#include <functional>
 #include <set>
 
 #include "core/overload.h"
@@ -16,15 +21,6 @@
 #include "cuda/prelude.h"
 
 namespace strata::cuda {
-
-Chunking fold_chunking(int64_t n) {
-  if (n < 4096) return {n, 1};
-  return {2048, (n + 2047) / 2048};
-}
-Chunking scan_chunking(int64_t n) {
-  if (n < 4096) return {n, 1};
-  return {2048, (n + 2047) / 2048};
-}
 
 namespace {
 
@@ -154,14 +150,85 @@ private:
     end(name, code);
   }
 
+  // ---- lanes and chunk totals (core/reduction_order.h), shared by folds and scans.
+  // Row r's chunk i of C elements (p.v[2]) starts at scan-order position
+  // i * C; p.v[12] = Ls = min(lanes, C) lane slots per chunk in `lanes`.
+  // `x(q)` is the element at scan-order position q, `phys(q)` its position
+  // in the row; `g` combines (acc, x).
+  struct Reduce {
+    const Delayed& input;
+    std::function<std::string(const std::string&)> phys;
+    std::function<Val(ScalarGen&, const Val&, const Val&)> g;
+    bool scan = false; // the last chunk of a scan row has no total (its elements are only read)
+  };
+
+  // lanes: work item ((row, chunk), lane k) folds the chunk's elements k,
+  // k + Ls, k + 2 Ls, ... in order into lanes[t] (consecutive lanes read
+  // consecutive elements).
+  void lanes_entry(const Kernel& k, const Reduce& r, ArrayId lanes) {
+    std::string name = entry_name(k, "lanes"), code;
+    begin(name);
+    ScalarGen s(g_, out_, code, 1);
+    s.line("i64 Ls = p.v[12], lane = t % Ls, rc = t / Ls;");
+    s.line("i64 row = rc / p.v[3], chunk = rc % p.v[3], lo = chunk * p.v[2];");
+    s.line("i64 hi = lo + p.v[2] < p.v[1] ? lo + p.v[2] : p.v[1];");
+    s.line("i64 base = row * p.v[1];");
+    s.line("if (lo + lane >= hi) return;");
+    if (r.scan) {
+      // The interpreter builds a fused producer whole before scanning: read
+      // the last chunk too, so that its element errors come before combining ones.
+      s.open("if (chunk == p.v[3] - 1) {");
+      s.open("for (i64 j = lo + lane; j < hi && !c.failed; j += Ls) {");
+      s.line("c.key = base + " + r.phys("j") + ";");
+      element(s, r.input, "base + " + r.phys("j"), 4);
+      s.close();
+      s.line("return;");
+      s.close();
+    }
+    s.line("i64 j = lo + lane;");
+    s.line("c.key = base + " + r.phys("j") + ";");
+    Val acc = s.copy(element(s, r.input, "base + " + r.phys("j"), 4));
+    s.open("for (j = lo + lane + Ls; j < hi && !c.failed; j += Ls) {");
+    s.line("c.key = base + " + r.phys("j") + ";");
+    Val e = element(s, r.input, "base + " + r.phys("j"), 4);
+    s.line(std::string("c.key = base + j") + kCombineKey + ";");
+    s.assign(acc, s.copy(r.g(s, acc, e)));
+    s.close();
+    s.store(lanes, "t", acc);
+    end(name, code);
+  }
+
+  // tree: work item (row, chunk) folds its used = min(Ls, chunk length)
+  // lanes by halves, an odd middle lane waiting a level; the total is left
+  // in the chunk's first lane slot. In place: a diagnosing launch replays `lanes` first.
+  void tree_entry(const Kernel& k, const Reduce& r, ArrayId lanes) {
+    std::string name = entry_name(k, "tree"), code;
+    begin(name);
+    ScalarGen s(g_, out_, code, 1);
+    s.line("i64 Ls = p.v[12], row = t / p.v[3], chunk = t % p.v[3], lo = chunk * p.v[2];");
+    s.line("i64 hi = lo + p.v[2] < p.v[1] ? lo + p.v[2] : p.v[1];");
+    if (r.scan) s.line("if (chunk == p.v[3] - 1) return;");
+    s.line("i64 at = t * Ls, count = hi - lo < Ls ? hi - lo : Ls;");
+    s.line(std::string("c.key = row * p.v[1] + lo") + kCombineKey + ";");
+    s.open("while (count > 1 && !c.failed) {");
+    s.line("i64 half = count / 2, rest = count - half;");
+    s.open("for (i64 l = 0; l < half && !c.failed; ++l) {");
+    Val a = s.load(lanes, "at + l"), b = s.load(lanes, "at + rest + l");
+    s.store(lanes, "at + l", r.g(s, a, b));
+    s.close();
+    s.line("count = rest;");
+    s.close();
+    end(name, code);
+  }
+
   // ---- fold, fold1
   void fold(const Kernel& k, const kn::Fold& x) {
     const SrcLoc& loc = k.ops.back().loc;
     delayed(x.input, loc);
     check_rank(x.input.type.rank() + 1, loc);
     KernelEntries& ke = entries(k);
-    ArrayId partial = add_slot(Type::array(x.input.type.elem(), 1));
-    ke.scratch = {partial};
+    ArrayId lanes = add_slot(Type::array(x.input.type.elem(), 1));
+    ke.scratch = {lanes};
     ArrayId out = k.outputs[0];
     std::string code;
     // rows: one work item per row, left to right
@@ -188,26 +255,13 @@ private:
       s.store(out, "t", acc);
       end(name, code);
     }
-    // chunks: work item (row, chunk) folds its contiguous chunk
-    {
-      std::string name = entry_name(k, "chunks");
-      begin(name);
-      ScalarGen s(g_, out_, code, 1);
-      s.line("i64 row = t / p.v[3], lo = (t % p.v[3]) * p.v[2];");
-      s.line("i64 hi = lo + p.v[2] < p.v[1] ? lo + p.v[2] : p.v[1];");
-      s.line("i64 base = row * p.v[1];");
-      s.line("c.key = base + lo;");
-      Val acc = s.copy(element(s, x.input, "base + lo", 4));
-      s.open("for (i64 j = lo + 1; j < hi && !c.failed; ++j) {");
-      s.line("c.key = base + j;");
-      Val e = element(s, x.input, "base + j", 4);
-      s.line(std::string("c.key = base + j") + kCombineKey + ";");
-      s.assign(acc, s.copy(s.apply(x.f, {acc, e})));
-      s.close();
-      s.store(partial, "t", acc);
-      end(name, code);
-    }
-    // finish: work item per row combines its chunks in order, from the seed
+    Reduce r{x.input, [](const std::string& q) { return q; },
+             [&](ScalarGen& s, const Val& a, const Val& e) {
+               return s.apply(x.f, {a, e});
+             }};
+    lanes_entry(k, r, lanes);
+    tree_entry(k, r, lanes);
+    // finish: work item per row combines its chunk totals in order, from the seed
     {
       std::string name = entry_name(k, "finish");
       begin(name);
@@ -219,12 +273,12 @@ private:
       if (x.seed) {
         acc = s.copy(s.exp(*x.seed));
       } else {
-        acc = s.copy(s.load(partial, "base"));
+        acc = s.copy(s.load(lanes, "base * p.v[12]"));
         first = "1";
       }
       s.open("for (i64 j = " + first + "; j < p.v[3] && !c.failed; ++j) {");
       s.line(std::string("c.key = t * p.v[1] + j * p.v[2]") + kCombineKey + ";");
-      Val e = s.load(partial, "base + j");
+      Val e = s.load(lanes, "(base + j) * p.v[12]");
       s.assign(acc, s.copy(s.apply(x.f, {acc, e})));
       s.close();
       s.store(out, "t", acc);
@@ -279,43 +333,28 @@ private:
     }
   }
 
-  // ---- scans: chunk totals, carries per row, then every chunk scanned from its carry
+  // ---- scans: chunk totals by the lane tree, carries per row, then every
+  // chunk scanned from its carry (p.v[3] == 1: the row from the seed)
   void scan(const Kernel& k, const kn::Scan& x) {
     const SrcLoc& loc = k.ops.back().loc;
     delayed(x.input, loc);
     check_rank(x.input.type.rank() + 1, loc);
     KernelEntries& ke = entries(k);
     const Type& elem = x.input.type.elem();
-    ArrayId partial = add_slot(Type::array(elem, 1));
+    ArrayId lanes = add_slot(Type::array(elem, 1));
     ArrayId carry = add_slot(Type::array(elem, 1));
-    ke.scratch = {partial, carry};
+    ke.scratch = {lanes, carry};
     bool right = x.kind == ac::ScanKind::Scanr || x.kind == ac::ScanKind::Scanr1;
     bool seeded = x.seed != nullptr;
-    // physical position of logical step j
-    std::string phys = right ? "(p.v[1] - 1 - j)" : "j";
+    // physical position of scan-order position j
+    auto phys = [right](const std::string& j) { return right ? "(p.v[1] - 1 - " + j + ")" : j; };
     auto combine = [&](ScalarGen& s, const Val& acc, const Val& e) {
       return right ? s.apply(x.f, {e, acc}) : s.apply(x.f, {acc, e});
     };
+    Reduce r{x.input, phys, combine, true};
+    lanes_entry(k, r, lanes);
+    tree_entry(k, r, lanes);
     std::string code;
-    {
-      std::string name = entry_name(k, "chunks");
-      begin(name);
-      ScalarGen s(g_, out_, code, 1);
-      s.line("i64 row = t / p.v[3], lo = (t % p.v[3]) * p.v[2];");
-      s.line("i64 hi = lo + p.v[2] < p.v[1] ? lo + p.v[2] : p.v[1];");
-      s.line("i64 base = row * p.v[1];");
-      s.line("i64 j = lo;");
-      s.line("c.key = base + " + phys + ";");
-      Val acc = s.copy(element(s, x.input, "base + " + phys, 4));
-      s.open("for (j = lo + 1; j < hi && !c.failed; ++j) {");
-      s.line("c.key = base + " + phys + ";");
-      Val e = element(s, x.input, "base + " + phys, 4);
-      s.line("c.key = base + " + phys + kCombineKey + ";");
-      s.assign(acc, s.copy(combine(s, acc, e)));
-      s.close();
-      s.store(partial, "t", acc);
-      end(name, code);
-    }
     {
       std::string name = entry_name(k, "carry");
       begin(name);
@@ -326,12 +365,12 @@ private:
       if (seeded) {
         acc = s.copy(s.exp(*x.seed));
         s.open("for (i64 j = 1; j < p.v[3] && !c.failed; ++j) {");
-        s.assign(acc, s.copy(combine(s, acc, s.load(partial, "base + j - 1"))));
+        s.assign(acc, s.copy(combine(s, acc, s.load(lanes, "(base + j - 1) * p.v[12]"))));
       } else {
-        acc = s.copy(s.load(partial, "base"));
+        acc = s.copy(s.load(lanes, "base * p.v[12]"));
         s.store(carry, "base + 1", acc);
         s.open("for (i64 j = 2; j < p.v[3] && !c.failed; ++j) {");
-        s.assign(acc, s.copy(combine(s, acc, s.load(partial, "base + j - 1"))));
+        s.assign(acc, s.copy(combine(s, acc, s.load(lanes, "(base + j - 1) * p.v[12]"))));
       }
       s.store(carry, "base + j", acc);
       s.close();
@@ -360,14 +399,18 @@ private:
         // the seed's own slot
         if (x.kind == ac::ScanKind::Scanl) s.store(out, "row * (n + 1)", acc);
         if (x.kind == ac::ScanKind::Scanr) s.store(out, "row * (n + 1) + n", acc);
+        if (x.kind == ac::ScanKind::ScanlPrime) {
+          s.open("if (n > 0) {");
+          s.store(out, "base", acc);
+          s.close();
+        }
       }
       s.close();
       s.open("for (i64 j = lo; j < hi && !c.failed; ++j) {");
-      s.line("c.key = base + " + phys + ";");
-      Val e = element(s, x.input, "base + " + phys, 4);
-      s.line("c.key = base + " + phys + kCombineKey + ";");
+      s.line("c.key = base + " + phys("j") + ";");
+      Val e = element(s, x.input, "base + " + phys("j"), 4);
+      s.line(std::string("c.key = base + j") + kCombineKey + ";");
       s.open("if (have) {");
-      if (x.kind == ac::ScanKind::ScanlPrime) s.store(out, "base + j", acc);
       s.assign(acc, s.copy(combine(s, acc, e)));
       s.otherwise();
       s.assign(acc, e);
@@ -378,7 +421,11 @@ private:
       case ac::ScanKind::Scanl1: s.store(out, "base + j", acc); break;
       case ac::ScanKind::Scanr: s.store(out, "row * (n + 1) + (n - 1 - j)", acc); break;
       case ac::ScanKind::Scanr1: s.store(out, "base + (n - 1 - j)", acc); break;
-      case ac::ScanKind::ScanlPrime: break;
+      case ac::ScanKind::ScanlPrime: // the accumulator after position j, as the interpreter
+        s.open("if (j + 1 < n) {");
+        s.store(out, "base + j + 1", acc);
+        s.close();
+        break;
       }
       s.close();
       if (x.kind == ac::ScanKind::ScanlPrime) {

@@ -15,7 +15,8 @@ using namespace cuda;
 // disk caches) loaded as a module into the device.
 class CudaExecutable final : public Executable {
 public:
-  CudaExecutable(const Driver& d, CompiledProgram p) : p_(std::move(p)) {
+  CudaExecutable(const Driver& d, CompiledProgram p, const ReductionOrder& order)
+      : p_(std::move(p)), order_(order) {
     auto t0 = std::chrono::steady_clock::now();
     backend_ = std::make_unique<DeviceBackend>(d, p_.image);
     pool_ = std::make_unique<Pool>(*backend_);
@@ -27,12 +28,15 @@ public:
 
   std::vector<Array> run(const std::vector<Array>& inputs) override {
     std::lock_guard lock(mutex_);
-    return run_graph(p_.graph, p_.code, *backend_, *pool_, inputs);
+    return run_graph(p_.graph, p_.code, *backend_, *pool_, inputs, order_);
   }
+  // Chunks and lanes are launch parameters: the same kernels run any order.
+  ReductionOrder reduction_order() const override { return order_; }
   const CompileReport& compile_report() const override { return p_.report; }
 
 private:
   CompiledProgram p_;
+  ReductionOrder order_;
   std::unique_ptr<DeviceBackend> backend_;
   std::unique_ptr<Pool> pool_; // returns buffers to backend_: declared after it
   std::mutex mutex_;
@@ -47,7 +51,8 @@ public:
     std::string why;
     const Driver* d = load_driver(why);
     if (!d) throw Error(ErrorKind::Resource, SrcLoc{}, "cuda engine: " + why);
-    return std::make_unique<CudaExecutable>(*d, compile_program(program, options.fusion, d->arch));
+    return std::make_unique<CudaExecutable>(*d, compile_program(program, options.fusion, d->arch),
+                                            options.order);
   }
 };
 

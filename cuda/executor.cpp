@@ -47,8 +47,9 @@ struct DevArray {
 
 class Run {
 public:
-  Run(const KernelGraph& g, const Generated& code, Backend& b, Pool& pool)
-      : g_(g), code_(code), b_(b), pool_(pool), arrays_(code.slots.size()),
+  Run(const KernelGraph& g, const Generated& code, Backend& b, Pool& pool,
+      const ReductionOrder& order)
+      : g_(g), code_(code), b_(b), pool_(pool), order_(order), arrays_(code.slots.size()),
         table_(size_t(code.table_words), 0) {
     table_dev_ = pool_.get(table_.size() * 8);
     error_dev_ = pool_.get(sizeof(ErrorWords));
@@ -75,6 +76,7 @@ private:
   const Generated& code_;
   Backend& b_;
   Pool& pool_;
+  ReductionOrder order_;
   std::vector<DevArray> arrays_;
   std::vector<int64_t> table_;
   bool table_dirty_ = true;
@@ -246,6 +248,25 @@ private:
     return p;
   }
 
+  // A chunked row's chunks (C elements, K per row, core/reduction_order.h)
+  // and lane slots per chunk Ls = min(lanes, C), in p.v[2], v[3], v[12].
+  LaunchParams chunked_params(const Shape& sh, int64_t rows, int64_t chunk, const Type& elem) {
+    int64_t n = sh.back();
+    LaunchParams p = row_params(sh, rows, chunk, (n + chunk - 1) / chunk);
+    p.v[12] = std::min<int64_t>(fold_lanes(order_, elem), chunk);
+    return p;
+  }
+
+  // Every chunk's lanes, then each chunk's lane tree (in place in `lanes`:
+  // a diagnosing tree launch replays the lanes first).
+  void chunk_totals(const Kernel& k, ArrayId lanes, const LaunchParams& p) {
+    int64_t items = p.v[0] * p.v[3];
+    set(lanes, allocate(lanes, {items * p.v[12]}));
+    launch(entry(k, "lanes"), p, items * p.v[12]);
+    launch(entry(k, "tree"), p, items,
+           [&] { b_.launch(entry(k, "lanes"), *table_dev_, *error_dev_, -1, p, items * p.v[12]); });
+  }
+
   void fold(const Kernel& k, const kn::Fold& x) {
     Shape sh = prepare(x.input);
     int64_t n = sh.back();
@@ -256,17 +277,15 @@ private:
                   "fold1 over an empty row (row " + shape_str(from_linear(outer, 0)) +
                       " of shape " + shape_str(sh) + ")");
     set(k.outputs[0], allocate(k.outputs[0], outer));
-    Chunking c = fold_chunking(n);
-    LaunchParams p = row_params(sh, rows, c.chunk, c.chunks);
-    if (c.chunks == 1) {
-      launch(entry(k, "rows"), p, rows);
+    if (!order_.fold_chunked(n)) {
+      launch(entry(k, "rows"), row_params(sh, rows, n, 1), rows);
       return;
     }
-    ArrayId partial = scratch(k, 0);
-    set(partial, allocate(partial, {rows * c.chunks}));
-    launch(entry(k, "chunks"), p, rows * c.chunks);
+    LaunchParams p = chunked_params(sh, rows, order_.fold_chunk, x.input.type.elem());
+    ArrayId lanes = scratch(k, 0);
+    chunk_totals(k, lanes, p);
     launch(entry(k, "finish"), p, rows);
-    arrays_[size_t(partial)] = {};
+    arrays_[size_t(lanes)] = {};
   }
 
   void scan(const Kernel& k, const kn::Scan& x) {
@@ -278,18 +297,17 @@ private:
     if (x.kind == ac::ScanKind::Scanl || x.kind == ac::ScanKind::Scanr) result.back() = n + 1;
     set(k.outputs[0], allocate(k.outputs[0], result));
     if (x.kind == ac::ScanKind::ScanlPrime) set(k.outputs[1], allocate(k.outputs[1], outer));
-    Chunking c = scan_chunking(n);
-    LaunchParams p = row_params(sh, rows, c.chunk, c.chunks);
-    if (c.chunks > 1) {
-      ArrayId partial = scratch(k, 0), carry = scratch(k, 1);
-      set(partial, allocate(partial, {rows * c.chunks}));
-      set(carry, allocate(carry, {rows * c.chunks}));
-      launch(entry(k, "chunks"), p, rows * c.chunks);
+    ArrayId lanes = scratch(k, 0), carry = scratch(k, 1);
+    LaunchParams p = row_params(sh, rows, n, 1);
+    if (order_.scan_chunked(n) && n > order_.scan_chunk) {
+      p = chunked_params(sh, rows, order_.scan_chunk, x.input.type.elem());
+      chunk_totals(k, lanes, p); // all but each row's last chunk
+      set(carry, allocate(carry, {rows * p.v[3]}));
       launch(entry(k, "carry"), p, rows);
     }
-    launch(entry(k, "scan"), p, rows * c.chunks);
-    arrays_[size_t(scratch(k, 0))] = {};
-    arrays_[size_t(scratch(k, 1))] = {};
+    launch(entry(k, "scan"), p, rows * p.v[3]);
+    arrays_[size_t(lanes)] = {};
+    arrays_[size_t(carry)] = {};
   }
 
   void foldseg(const Kernel& k, const kn::FoldSeg& x) {
@@ -385,8 +403,14 @@ private:
 } // namespace
 
 std::vector<Array> run_graph(const KernelGraph& g, const Generated& code, Backend& backend,
-                             Pool& pool, const std::vector<Array>& inputs) {
-  return Run(g, code, backend, pool).run(inputs);
+                             Pool& pool, const std::vector<Array>& inputs,
+                             const ReductionOrder& order) {
+  if ((order.fold_chunked_from > 0 && order.fold_chunk < 1) ||
+      (order.scan_chunked_from > 0 && order.scan_chunk < 1) || order.lane_bytes < 1)
+    throw Error(ErrorKind::Usage, SrcLoc{},
+                "cuda engine: chunks and lanes of a reduction order must be at least 1 (" +
+                    order.describe() + ")");
+  return Run(g, code, backend, pool, order).run(inputs);
 }
 
 } // namespace strata::cuda

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "core/reduction_order.h"
 #include "cuda/codegen.h"
 
 namespace strata::cuda {
@@ -62,8 +63,11 @@ private:
   std::shared_ptr<Pool*> alive_ = std::make_shared<Pool*>(this);
 };
 
-// Runs `g` (whose code is `code`) on `inputs`; throws the interpreter's errors.
+// Runs `g` (whose code is `code`) on `inputs`, folds and scans in `order`
+// (core/reduction_order.h: the executor picks chunks and lanes, the generated
+// code serves every order); throws the interpreter's errors.
 std::vector<Array> run_graph(const KernelGraph& g, const Generated& code, Backend& backend,
-                             Pool& pool, const std::vector<Array>& inputs);
+                             Pool& pool, const std::vector<Array>& inputs,
+                             const ReductionOrder& order);
 
 } // namespace strata::cuda

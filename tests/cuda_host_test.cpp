@@ -31,16 +31,19 @@ public:
   std::string name() const override { return "cuda-host"; }
   bool available(std::string&) const override { return true; }
   std::unique_ptr<Executable> compile(const Program& p, const CompileOptions& o) const override {
-    return std::make_unique<Exe>(*units_.at({&p, o.fusion}), module_);
+    return std::make_unique<Exe>(*units_.at({&p, o.fusion}), module_, o.order);
   }
 
 private:
   struct Exe final : Executable {
-    Exe(const Unit& u, std::shared_ptr<cuda::HostModule> m) : unit(u), backend(m), pool(backend) {}
+    Exe(const Unit& u, std::shared_ptr<cuda::HostModule> m, const ReductionOrder& o)
+        : unit(u), order(o), backend(m), pool(backend) {}
     std::vector<Array> run(const std::vector<Array>& inputs) override {
-      return cuda::run_graph(*unit.graph, unit.code, backend, pool, inputs);
+      return cuda::run_graph(*unit.graph, unit.code, backend, pool, inputs, order);
     }
+    ReductionOrder reduction_order() const override { return order; }
     const Unit& unit;
+    ReductionOrder order;
     cuda::HostBackend backend;
     cuda::Pool pool;
   };
