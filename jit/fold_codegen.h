@@ -24,7 +24,8 @@ Val fold_loop(FnBuilder& f, llvm::Value* lo, llvm::Value* hi, const Val& init,
 // takes (jit/lane_codegen.h lane_combiner) keeps the lanes in one LLVM vector
 // <lanes x T>: vector code with no fast-math flag; anything else (tuples,
 // bools, calls that can fail) keeps them in an array of `lanes`
-// accumulators, combined by the scalar code.
+// accumulators, combined by the scalar code. Integer + * min max band bor
+// bxor give the same bits in every order: those fold left to right.
 Val chunk_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, int lanes,
                 llvm::Value* m, const std::function<Val(llvm::Value*)>& elem);
 
