@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/reduction_order.h"
 #include "fusion/kernel_graph.h"
 #include "jit/sites.h"
 
@@ -26,7 +27,7 @@ struct KernelCode {
   std::map<const Exp*, int> closed;       // closed expressions: results into aux slots
   std::map<const Delayed*, int> generate; // a delayed array into its target array
   int main = -1;                          // fold rows, scan, foldseg, stencil, permute combine
-  int chunk = -1;                         // fold: one chunk of a long row
+  int chunk = -1; // fold, scans: the total of one chunk of a long row (the lane tree)
   int combine = -1, combine_swapped = -1; // aux[0..L) := f(aux[0..L), aux[L..2L)) (or swapped)
   int targets = -1;                       // permute: the target of every source element
   int edges = -1; // stencil of rank >= 1: the edge runs of [begin, end) (main: the interiors)
@@ -38,6 +39,9 @@ struct CodegenOptions {
   // The ArrayId generated code uses for the kernel's temporary array (permute's
   // source values); temporaries follow the graph's arrays in the table.
   int temp_id = -1;
+  // The association order folds and scans run (core/reduction_order.h): the
+  // chunk entries' lanes (fold_lanes); the host cuts rows into its chunks.
+  ReductionOrder order = ReductionOrder::blocked();
 };
 
 // Builds the module; `prefix` names its functions (unique per cache key).

@@ -32,14 +32,15 @@ public:
       if (std::holds_alternative<kn::Loop>(k.body)) return;
       auto t0 = std::chrono::steady_clock::now();
       int temp = temp_id(k);
-      std::string key = kernel_key(kernel_text(graph_, k, temp), options_.checked, target);
+      std::string key =
+          kernel_key(kernel_text(graph_, k, temp, options_.order), options_.checked, target);
       // The IR is built only when neither cache has the kernel.
-      LoadedKernel loaded =
-          load_kernel(key, KernelSource{graph_, k, temp, [&] {
-                                          return generate_kernel_code(
-                                              graph_, k, CodegenOptions{options_.checked, temp},
-                                              symbol_prefix(key));
-                                        }});
+      LoadedKernel loaded = load_kernel(
+          key, KernelSource{graph_, k, temp, [&] {
+                              return generate_kernel_code(
+                                  graph_, k, CodegenOptions{options_.checked, temp, options_.order},
+                                  symbol_prefix(key));
+                            }});
       CompiledKernel& c = kernels_[k.id];
       c.code = std::move(loaded.code);
       c.fns = std::move(loaded.entries);
@@ -73,6 +74,9 @@ public:
     return out;
   }
 
+  // Folds and scans run CompileOptions::order: chunk sizes on the host
+  // (jit/kernels.cpp), lanes in the chunk entries (jit/fold_codegen.h).
+  ReductionOrder reduction_order() const override { return options_.order; }
   const CompileReport& compile_report() const override { return report_; }
 
 private:
@@ -107,9 +111,9 @@ private:
     if (const auto* l = std::get_if<kn::Loop>(&k.body)) return loop(rt, k, *l);
     const CompiledKernel& c = kernels_.at(k.id);
     std::visit(Overload{[&](const kn::Generate& x) { run_generate(rt, c, k, x); },
-                        [&](const kn::Fold& x) { run_fold(rt, c, k, x); },
+                        [&](const kn::Fold& x) { run_fold(rt, c, k, x, options_.order); },
                         [&](const kn::FoldSeg& x) { run_foldseg(rt, c, k, x); },
-                        [&](const kn::Scan& x) { run_scan(rt, c, k, x); },
+                        [&](const kn::Scan& x) { run_scan(rt, c, k, x, options_.order); },
                         [&](const kn::Permute& x) { run_permute(rt, c, k, x, temp_id(k)); },
                         [&](const kn::Stencil& x) { run_stencil(rt, c, k, x); },
                         [&](const kn::Loop&) {}, [&](const kn::Branch& x) { branch(rt, c, k, x); }},

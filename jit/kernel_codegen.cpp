@@ -4,6 +4,7 @@
 #include "core/error.h"
 #include "core/overload.h"
 #include "jit/fn_builder.h"
+#include "jit/fold_codegen.h"
 #include "jit/kernel_meta.h"
 #include "jit/lane_codegen.h"
 #include "jit/llvm_module.h"
@@ -109,42 +110,6 @@ private:
 
   void generate(const kn::Generate& x) { materialise(x.body, k_.outputs[0]); }
 
-  // A loop over j in [lo, hi) carrying `acc`; returns the final value.
-  static Val fold_loop(FnBuilder& f, Value* lo, Value* hi, const Val& init,
-                       const std::function<Val(const Val&, Value*)>& step) {
-    llvm::IRBuilder<>& b = f.b;
-    llvm::BasicBlock* pre = b.GetInsertBlock();
-    llvm::BasicBlock* loop = llvm::BasicBlock::Create(f.ctx, "fold", f.fn);
-    llvm::BasicBlock* exit = llvm::BasicBlock::Create(f.ctx, "fold_exit", f.fn);
-    b.CreateCondBr(b.CreateICmpSLT(lo, hi), loop, exit);
-    b.SetInsertPoint(loop);
-    llvm::PHINode* j = b.CreatePHI(b.getInt64Ty(), 2);
-    j->addIncoming(lo, pre);
-    Val acc;
-    std::vector<llvm::PHINode*> phis;
-    for (Value* v : init) {
-      phis.push_back(b.CreatePHI(v->getType(), 2));
-      phis.back()->addIncoming(v, pre);
-      acc.push_back(phis.back());
-    }
-    Val next = step(acc, j);
-    llvm::BasicBlock* end = b.GetInsertBlock();
-    for (size_t l = 0; l < phis.size(); ++l)
-      phis[l]->addIncoming(next[l], end);
-    Value* j1 = b.CreateAdd(j, f.i64(1));
-    j->addIncoming(j1, end);
-    b.CreateCondBr(b.CreateICmpSLT(j1, hi), loop, exit);
-    b.SetInsertPoint(exit);
-    Val out;
-    for (size_t l = 0; l < init.size(); ++l) {
-      llvm::PHINode* phi = b.CreatePHI(init[l]->getType(), 2);
-      phi->addIncoming(init[l], pre);
-      phi->addIncoming(next[l], end);
-      out.push_back(phi);
-    }
-    return out;
-  }
-
   static Val load_shape(FnBuilder& f, int rank) {
     Val sh;
     for (int d = 0; d < rank; ++d)
@@ -167,48 +132,18 @@ private:
     f.finish();
   }
 
-  // Whether `fn` is the float sum (+ a b): its fold may be reassociated
-  // (docs/language.md, Association order of reductions; the oracle bounds every summation order,
-  // oracle/tolerance.h), so its `fadd` carries `reassoc` and the loop
-  // vectoriser keeps several partial sums. The tree that gives is fixed by the
-  // loop's trip count (a row, or a chunk of a long row: sizes set by the data
-  // alone), so results stay bitwise the same for every thread count.
-  static bool is_float_sum(const Lambda& fn, const Type& t) {
-    if (!t.is_scalar() || !is_float(t.scalar_kind()) || fn.params.size() != 2) return false;
-    const auto* p = std::get_if<ex::PrimApp>(&fn.body->node);
-    if (!p || p->op != Prim::Add || p->args.size() != 2) return false;
-    auto var = [](const ExpPtr& e) -> const std::string* {
-      const auto* v = std::get_if<ex::Var>(&e->node);
-      return v ? &v->name : nullptr;
-    };
-    const std::string *a = var(p->args[0]), *b = var(p->args[1]);
-    const std::string &p0 = fn.params[0].name, &p1 = fn.params[1].name;
-    return a && b && p0 != p1 && ((*a == p0 && *b == p1) || (*a == p1 && *b == p0));
-  }
+  // The lanes of a chunk under the declared order (core/reduction_order.h).
+  int lanes(const Type& t) const { return fold_lanes(o_.order, t); }
 
-  // acc `f` x, with `reassoc` on a float sum (is_float_sum).
-  static Val fold_step(FnBuilder& f, const Lambda& fn, bool sum, const Val& acc, const Val& x) {
-    if (!sum) return f.apply(fn, {acc, x});
-    llvm::IRBuilderBase::FastMathFlagGuard guard(f.b);
-    llvm::FastMathFlags fmf;
-    fmf.setAllowReassoc();
-    f.b.setFastMathFlags(fmf);
-    return {f.b.CreateFAdd(acc[0], x[0])};
-  }
-
-  static Value* negative_zero(FnBuilder& f, const Type& t) {
-    return llvm::ConstantFP::getNegativeZero(reg_type(f.ctx, t.scalar_kind()));
-  }
-
-  // fold rows [begin, end): aux = shape (R), seed (L).
-  // fold chunk [begin, end) of positions in one row: aux = shape (R); result at R.
+  // fold rows [begin, end): aux = shape (R), seed (L); each row left to right.
+  // fold chunk [begin, end) of positions in one row: aux = shape (R); its
+  // total (fold_codegen.h chunk_total) at R.
   void fold(const kn::Fold& x) {
     closed_parts(x.input);
     if (x.seed) closed(*x.seed);
     const Type& t = x.input.type.elem();
     int rank = x.input.type.rank();
     int out = k_.outputs[0];
-    bool sum = is_float_sum(x.f, t);
     {
       FnBuilder f = entry(code_.main);
       Val sh = load_shape(f, rank);
@@ -217,14 +152,9 @@ private:
       f.for_range(f.begin, f.end, [&](Value* r) {
         Val oix = f.from_linear(outer, r);
         auto elem = [&](Value* j) { return f.apply(x.input.elem, {with(oix, j)}); };
-        // A sum without a seed starts from -0.0 (x + -0.0 == x exactly) at
-        // position 0, so the vector loop reads from the row's aligned start.
-        bool from0 = x.seed || sum;
-        Val init = x.seed ? f.load_slots(f.aux, rank, t)
-                   : sum  ? Val{negative_zero(f, t)}
-                          : elem(f.i64(0));
-        Val acc = fold_loop(f, f.i64(from0 ? 0 : 1), n, init, [&](const Val& a, Value* j) {
-          return fold_step(f, x.f, sum, a, elem(j));
+        Val init = x.seed ? f.load_slots(f.aux, rank, t) : elem(f.i64(0));
+        Val acc = fold_loop(f, f.i64(x.seed ? 0 : 1), n, init, [&](const Val& a, Value* j) {
+          return f.apply(x.f, {a, elem(j)});
         });
         f.store_elem(out, t, r, acc);
       });
@@ -237,12 +167,11 @@ private:
       Value* n = sh.back();
       Value* row = f.b.CreateUDiv(f.begin, n);
       Value* j0 = f.b.CreateSub(f.begin, f.b.CreateMul(row, n));
-      Value* j1 = f.b.CreateAdd(j0, f.b.CreateSub(f.end, f.begin));
       Val oix = f.from_linear(outer, row);
-      auto elem = [&](Value* j) { return f.apply(x.input.elem, {with(oix, j)}); };
-      Val acc = fold_loop(
-          f, sum ? j0 : f.b.CreateAdd(j0, f.i64(1)), j1, sum ? Val{negative_zero(f, t)} : elem(j0),
-          [&](const Val& a, Value* j) { return fold_step(f, x.f, sum, a, elem(j)); });
+      Val acc =
+          chunk_total(f, t, x.f, false, lanes(t), f.b.CreateSub(f.end, f.begin), [&](Value* q) {
+            return f.apply(x.input.elem, {with(oix, f.b.CreateAdd(j0, q))});
+          });
       f.store_slots(f.aux, rank, t, acc);
       f.finish();
     }
@@ -364,8 +293,30 @@ private:
     f.store_mem(f.slot_ptr(f.aux, rank + 2), ScalarKind::Bool, has);
     f.store_slots(f.aux, rank + 3, t, acc);
     f.finish();
+    scan_chunk(x, right);
     combine(x.f, t, false, code_.combine);
     combine(x.f, t, true, code_.combine_swapped);
+  }
+
+  // The total of scan positions [begin, end) of one row (a chunk of a long
+  // row, fold_codegen.h chunk_total, combining with g(acc, x) = f(x, acc) for
+  // right scans): aux = shape (R), row; the total at R + 1.
+  void scan_chunk(const kn::Scan& x, bool right) {
+    const Type& t = x.input.type.elem();
+    int rank = x.input.type.rank();
+    FnBuilder f = entry(code_.chunk, 1);
+    llvm::IRBuilder<>& b = f.b;
+    Val sh = load_shape(f, rank);
+    Val outer(sh.begin(), sh.end() - 1);
+    Value* n = sh.back();
+    Val oix = f.from_linear(outer, b.CreateLoad(b.getInt64Ty(), f.slot_ptr(f.aux, rank)));
+    Val acc = chunk_total(f, t, x.f, right, lanes(t), b.CreateSub(f.end, f.begin), [&](Value* q) {
+      Value* p = b.CreateAdd(f.begin, q);
+      Value* j = right ? b.CreateSub(b.CreateSub(n, f.i64(1)), p) : p;
+      return f.apply(x.input.elem, {with(oix, j)});
+    });
+    f.store_slots(f.aux, rank + 1, t, acc);
+    f.finish();
   }
 
   // permute: defaults into the result, source values into the temporary;

@@ -7,11 +7,7 @@
 namespace strata::jit {
 namespace {
 
-constexpr int64_t kGrain = 16384;   // elements per parallel chunk
-constexpr int64_t kLongRow = 32768; // fold rows this long are folded in chunks
-constexpr int64_t kFoldChunk = 16384;
-constexpr int64_t kLongScan = 65536; // scan rows this long are scanned in 3 phases
-constexpr int64_t kScanChunk = 16384;
+constexpr int64_t kGrain = 16384; // elements per parallel chunk
 
 Shape outer_of(const Shape& sh) {
   return Shape(sh.begin(), sh.end() - 1);
@@ -44,7 +40,8 @@ void run_generate(Runtime& rt, const CompiledKernel& c, const Kernel& k, const k
   rt.parallel(c, c.code.generate.at(&g.body), rt.get(k.outputs[0]).size(), kGrain, nullptr);
 }
 
-void run_fold(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::Fold& f) {
+void run_fold(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::Fold& f,
+              const ReductionOrder& order) {
   Shape sh = rt.prepare(c, f.input);
   int64_t n = sh.back();
   Shape outer = outer_of(sh);
@@ -60,14 +57,16 @@ void run_fold(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::F
   }
   Array& out = rt.get_mutable(k.outputs[0]);
   int rank = int(sh.size());
-  if (n < kLongRow) {
+  if (!order.fold_chunked(n)) {
     std::vector<Slot> aux = shape_slots(sh, leaves);
     std::copy(seed.begin(), seed.end(), aux.begin() + rank);
     rt.parallel(c, c.code.main, rows, row_grain(n), aux.data());
     return;
   }
-  // Long rows: chunks of kFoldChunk folded in parallel, combined left to right from the seed.
-  int64_t chunks = (n + kFoldChunk - 1) / kFoldChunk;
+  // Long rows: chunks of the order's fold_chunk, each's lane tree in
+  // parallel, combined left to right from the seed.
+  int64_t chunk = order.fold_chunk;
+  int64_t chunks = (n + chunk - 1) / chunk;
   for (int64_t row = 0; row < rows; ++row) {
     std::vector<std::vector<Slot>> partial(static_cast<size_t>(chunks), std::vector<Slot>(leaves));
     JitError first;
@@ -75,8 +74,8 @@ void run_fold(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::F
         chunks, 1,
         [&](int64_t b, int64_t, JitError& err) {
           std::vector<Slot> aux = shape_slots(sh, leaves);
-          int64_t start = row * n + b * kFoldChunk;
-          int64_t len = std::min(kFoldChunk, n - b * kFoldChunk);
+          int64_t start = row * n + b * chunk;
+          int64_t len = std::min(chunk, n - b * chunk);
           if (c.fn(c.code.chunk)(rt.table(), &err, start, start + len, aux.data()) != 0)
             return true;
           std::copy(aux.begin() + rank, aux.end(), partial[size_t(b)].begin());
@@ -148,7 +147,8 @@ std::optional<std::vector<Slot>> scan_result(const ScanPlan& p, const std::vecto
 
 } // namespace
 
-void run_scan(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::Scan& s) {
+void run_scan(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::Scan& s,
+              const ReductionOrder& order) {
   using ac::ScanKind;
   ScanPlan p;
   p.shape = rt.prepare(c, s.input);
@@ -179,7 +179,7 @@ void run_scan(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::S
     if (prime) slots_to_array(acc->data(), rt.get_mutable(k.outputs[1]), row);
   };
 
-  if (p.n < kLongScan) {
+  if (!order.scan_chunked(p.n)) {
     JitError first;
     bool failed = parallel_ranges(
         p.rows, row_grain(p.n),
@@ -195,18 +195,21 @@ void run_scan(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::S
     if (failed) rt.fail(c, first);
     return;
   }
-  // Long rows: fold every chunk, combine the totals in order, scan every chunk from its carry.
-  int64_t chunks = (p.n + kScanChunk - 1) / kScanChunk;
+  // Long rows: the lane tree of every chunk but the last (the chunk entry),
+  // the carries in order, every chunk scanned from its carry.
+  int64_t chunk = order.scan_chunk;
+  int64_t chunks = (p.n + chunk - 1) / chunk;
   for (int64_t row = 0; row < p.rows; ++row) {
     std::vector<std::vector<Slot>> totals(static_cast<size_t>(chunks));
     JitError first;
     bool failed = parallel_ranges(
-        chunks, 1,
+        chunks - 1, 1,
         [&](int64_t ch, int64_t, JitError& err) {
-          std::vector<Slot> aux = scan_aux(p, row, false, std::nullopt);
-          int64_t q0 = ch * kScanChunk, q1 = std::min(p.n, q0 + kScanChunk);
-          if (c.fn(c.code.main)(rt.table(), &err, q0, q1, aux.data()) != 0) return true;
-          totals[size_t(ch)] = *scan_result(p, aux);
+          std::vector<Slot> aux = shape_slots(p.shape, 1 + p.leaves);
+          aux[size_t(p.rank)] = row;
+          int64_t q0 = ch * chunk, q1 = std::min(p.n, q0 + chunk);
+          if (c.fn(c.code.chunk)(rt.table(), &err, q0, q1, aux.data()) != 0) return true;
+          totals[size_t(ch)].assign(aux.begin() + p.rank + 1, aux.end());
           return false;
         },
         first);
@@ -230,7 +233,7 @@ void run_scan(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::S
         chunks, 1,
         [&](int64_t ch, int64_t, JitError& err) {
           std::vector<Slot> aux = scan_aux(p, row, true, carry[size_t(ch)]);
-          int64_t q0 = ch * kScanChunk, q1 = std::min(p.n, q0 + kScanChunk);
+          int64_t q0 = ch * chunk, q1 = std::min(p.n, q0 + chunk);
           if (c.fn(c.code.main)(rt.table(), &err, q0, q1, aux.data()) != 0) return true;
           last[size_t(ch)] = scan_result(p, aux);
           return false;

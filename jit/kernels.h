@@ -10,9 +10,13 @@
 namespace strata::jit {
 
 void run_generate(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::Generate& g);
-void run_fold(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::Fold& f);
+// Folds and scans run `order` (core/reduction_order.h): its thresholds and
+// chunks here, its lanes in the generated chunk entries.
+void run_fold(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::Fold& f,
+              const ReductionOrder& order);
 void run_foldseg(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::FoldSeg& f);
-void run_scan(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::Scan& s);
+void run_scan(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::Scan& s,
+              const ReductionOrder& order);
 void run_permute(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::Permute& p,
                  int temp_id);
 void run_stencil(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::Stencil& s);

@@ -12,8 +12,9 @@ namespace {
 // ABI of the generated entry points (jit/abi.h) and of their aux slots: bump
 // it whenever generated code changes meaning for the same kernel text, or
 // changes enough that cached objects should not be reused (6-8: the lane path of
-// generates with a `while`, jit/lane_codegen.h).
-constexpr const char* kCodegenVersion = "jit-codegen-10";
+// generates with a `while`, jit/lane_codegen.h; 11: folds and scans in the
+// declared order, jit/fold_codegen.h).
+constexpr const char* kCodegenVersion = "jit-codegen-11";
 
 // The canonical text of a kernel. Expressions are written by `node` below, a
 // compact prefix form with the same content as the printer's (core/printer.h:
@@ -169,9 +170,16 @@ private:
   }
 };
 
+// A fold's or scan's association order: its parameters and the lanes of
+// its chunk entry (jit/fold_codegen.h).
+void reduction(Text& t, const ReductionOrder& order, const Type& elem) {
+  t.out += "order " + order.describe() + " lanes " + std::to_string(fold_lanes(order, elem)) + "\n";
+}
+
 } // namespace
 
-std::string kernel_text(const KernelGraph& g, const Kernel& k, int temp_id) {
+std::string kernel_text(const KernelGraph& g, const Kernel& k, int temp_id,
+                        const ReductionOrder& order) {
   Text t;
   t.out = std::string(kernel_kind_name(k)) + "\n";
   std::visit(Overload{[&](const kn::Generate& x) { t.delayed(x.body); },
@@ -179,6 +187,7 @@ std::string kernel_text(const KernelGraph& g, const Kernel& k, int temp_id) {
                         t.lambda(x.f);
                         t.exp(x.seed);
                         t.delayed(x.input);
+                        reduction(t, order, x.input.type.elem());
                       },
                       [&](const kn::FoldSeg& x) {
                         t.lambda(x.f);
@@ -190,6 +199,7 @@ std::string kernel_text(const KernelGraph& g, const Kernel& k, int temp_id) {
                         t.lambda(x.f);
                         t.exp(x.seed);
                         t.delayed(x.input);
+                        reduction(t, order, x.input.type.elem());
                       },
                       [&](const kn::Permute& x) {
                         t.lambda(x.combine);

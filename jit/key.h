@@ -7,12 +7,15 @@
 
 #include <string>
 
+#include "core/reduction_order.h"
 #include "fusion/kernel_graph.h"
 
 namespace strata::jit {
 
-// The canonical text of a kernel (what its code is made from).
-std::string kernel_text(const KernelGraph& g, const Kernel& k, int temp_id);
+// The canonical text of a kernel (what its code is made from), a fold's or
+// scan's association order included (CompileOptions::order).
+std::string kernel_text(const KernelGraph& g, const Kernel& k, int temp_id,
+                        const ReductionOrder& order = ReductionOrder::blocked());
 
 // 40 hex digits (cache/kernel_cache.h KeyBuilder) over the text, the options and the target.
 std::string kernel_key(const std::string& text, bool checked, const std::string& target);

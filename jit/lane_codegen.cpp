@@ -42,8 +42,9 @@ struct Safety {
   bool checked = true;
   bool ok = true;
   bool has_while = false;
-  int widest = 0; // bits of the widest leaf of a `while` state
-  int leaves = 0; // leaves of the largest `while` state
+  bool reads = false; // reads an array element (checked: may leave for the scalar path)
+  int widest = 0;     // bits of the widest leaf of a `while` state
+  int leaves = 0;     // leaves of the largest `while` state
 
   void exp(const Exp& e) {
     if (ok) std::visit([&](const auto& n) { form(n); }, e.node);
@@ -86,8 +87,14 @@ struct Safety {
   // Reads: masked gathers. Checked, a group in which an active lane's index
   // is out of range is run again on the scalar path (lane_row), which raises
   // the error.
-  void form(const ex::Read& r) { exp(*r.index); }
-  void form(const ex::LinearRead& r) { exp(*r.index); }
+  void form(const ex::Read& r) {
+    reads = true;
+    exp(*r.index);
+  }
+  void form(const ex::LinearRead& r) {
+    reads = true;
+    exp(*r.index);
+  }
   // Can fail a check: the scalar path.
   void form(const ex::ToIndex& t) { // unchecked: arithmetic only
     if (checked) ok = false;
@@ -376,6 +383,21 @@ LanePlan lane_plan(const Lambda& f, bool checked) {
   while (chains > 1 && chains * (2 * s.leaves + 2) > registers)
     chains /= 2;
   return {per_register * chains, per_register};
+}
+
+bool lane_combiner(const Lambda& f, bool checked) {
+  Safety s;
+  s.checked = checked;
+  s.exp(*f.body);
+  return s.ok && !s.reads;
+}
+
+Val lanes_apply(FnBuilder& f, unsigned width, const Lambda& fn, const std::vector<Val>& args) {
+  Lanes lanes(f, width);
+  Val r = lanes.apply(fn, args, lanes.all_lanes());
+  if (!lanes.bails.empty())
+    throw Error(ErrorKind::Type, fn.body->loc, "jit: internal: a combiner that reads in lanes");
+  return r;
 }
 
 void lane_row(FnBuilder& f, const Lambda& elem, const Type& type, int target, const LanePlan& plan,

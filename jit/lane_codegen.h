@@ -46,4 +46,12 @@ void lane_row(FnBuilder& f, const Lambda& elem, const Type& type, int target, co
               const Val& outer, llvm::Value* j0, llvm::Value* j1, llvm::Value* p0,
               const std::function<void(llvm::Value*)>& scalar);
 
+// Whether the lane code of `f` computes exactly what its scalar code does
+// with no element read and nothing that can fail: a fold's combiner that
+// jit/fold_codegen.h applies to vectors of lanes.
+bool lane_combiner(const Lambda& f, bool checked);
+
+// `fn` applied to `args` (vectors of `width` lanes) in every lane.
+Val lanes_apply(FnBuilder& f, unsigned width, const Lambda& fn, const std::vector<Val>& args);
+
 } // namespace strata::jit

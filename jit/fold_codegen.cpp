@@ -1,0 +1,278 @@
+// Folds as LLVM IR (jit/fold_codegen.h): the chunk total of the declared
+// order (core/reduction_order.h), lane for lane, with no fast-math flag.
+#include "jit/fold_codegen.h"
+
+#include <algorithm>
+
+#include "core/error.h"
+#include "jit/lane_codegen.h"
+
+namespace strata::jit {
+namespace {
+
+using llvm::Value;
+
+Val combine(FnBuilder& f, const Lambda& fn, bool swapped, const Val& acc, const Val& x) {
+  return swapped ? f.apply(fn, {x, acc}) : f.apply(fn, {acc, x});
+}
+
+// `lanes` accumulators of type `t` in memory, one array per leaf (allocas of
+// the entry block).
+class LaneArray {
+public:
+  LaneArray(FnBuilder& f, const Type& t, int lanes) : f_(f) {
+    llvm::IRBuilder<> ab(&f.fn->getEntryBlock(), f.fn->getEntryBlock().begin());
+    for (ScalarKind k : t.leaves()) {
+      types_.push_back(reg_type(f.ctx, k));
+      leaves_.push_back(ab.CreateAlloca(llvm::ArrayType::get(types_.back(), uint64_t(lanes))));
+    }
+  }
+  Val load(Value* k) {
+    Val v;
+    for (size_t l = 0; l < leaves_.size(); ++l)
+      v.push_back(f_.b.CreateLoad(types_[l], ptr(l, k)));
+    return v;
+  }
+  void store(Value* k, const Val& v) {
+    for (size_t l = 0; l < leaves_.size(); ++l)
+      f_.b.CreateStore(v[l], ptr(l, k));
+  }
+
+private:
+  FnBuilder& f_;
+  std::vector<llvm::Type*> types_;
+  std::vector<llvm::AllocaInst*> leaves_;
+
+  Value* ptr(size_t l, Value* k) {
+    return f_.b.CreateInBoundsGEP(leaves_[l]->getAllocatedType(), leaves_[l], {f_.i64(0), k});
+  }
+};
+
+// The lanes in an array: any element type and combiner.
+Val array_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, int lanes, Value* m,
+                const std::function<Val(Value*)>& elem) {
+  llvm::IRBuilder<>& b = f.b;
+  LaneArray acc(f, t, lanes);
+  Value* width = f.i64(lanes);
+  Value* used = b.CreateSelect(b.CreateICmpSLT(m, width), m, width);
+  // Group g (the last may be short): lane k takes element g * lanes + k,
+  // group 0 starts the lanes. One copy of the element code.
+  Value* groups = b.CreateUDiv(b.CreateAdd(m, f.i64(lanes - 1)), width);
+  f.for_range(
+      f.i64(0), groups,
+      [&](Value* g) {
+        Value* first = b.CreateMul(g, width);
+        Value* left = b.CreateSub(m, first);
+        Value* count = b.CreateSelect(b.CreateICmpSLT(left, width), left, width);
+        Value* starts = b.CreateICmpEQ(g, f.i64(0));
+        f.for_range(f.i64(0), count, [&](Value* k) {
+          Val x = elem(b.CreateAdd(first, k));
+          llvm::BasicBlock* start = llvm::BasicBlock::Create(f.ctx, "lane_start", f.fn);
+          llvm::BasicBlock* fold = llvm::BasicBlock::Create(f.ctx, "lane_fold", f.fn);
+          llvm::BasicBlock* next = llvm::BasicBlock::Create(f.ctx, "lane_next", f.fn);
+          b.CreateCondBr(starts, start, fold);
+          b.SetInsertPoint(start);
+          acc.store(k, x);
+          b.CreateBr(next);
+          b.SetInsertPoint(fold);
+          acc.store(k, combine(f, fn, swapped, acc.load(k), x));
+          b.CreateBr(next);
+          b.SetInsertPoint(next);
+        });
+      },
+      false);
+  // The halves: while count > 1, lane k (k < half) takes lane rest + k.
+  llvm::BasicBlock* pre = b.GetInsertBlock();
+  llvm::BasicBlock* level = llvm::BasicBlock::Create(f.ctx, "lane_tree", f.fn);
+  llvm::BasicBlock* done = llvm::BasicBlock::Create(f.ctx, "lane_tree_done", f.fn);
+  b.CreateCondBr(b.CreateICmpSGT(used, f.i64(1)), level, done);
+  b.SetInsertPoint(level);
+  llvm::PHINode* count = b.CreatePHI(b.getInt64Ty(), 2);
+  count->addIncoming(used, pre);
+  Value* half = b.CreateLShr(count, f.i64(1));
+  Value* rest = b.CreateSub(count, half);
+  f.for_range(
+      f.i64(0), half,
+      [&](Value* k) {
+        acc.store(k, combine(f, fn, swapped, acc.load(k), acc.load(b.CreateAdd(rest, k))));
+      },
+      false);
+  count->addIncoming(rest, b.GetInsertBlock());
+  b.CreateCondBr(b.CreateICmpSGT(rest, f.i64(1)), level, done);
+  b.SetInsertPoint(done);
+  return acc.load(f.i64(0));
+}
+
+// Bytes of elements the vector path computes at a time (several groups: the
+// loop vectoriser's scalar remainder runs once per block, not per group).
+constexpr int kBlockBytes = 2048;
+
+// The lanes in one vector <lanes x T>, for m >= lanes (every lane used): the
+// elements of a block of groups are computed by the scalar code into a
+// buffer (a loop the loop vectoriser sees as element-wise), then each group
+// is combined with the lanes as a vector by the lane code generator.
+Val vector_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, int lanes, Value* m,
+                 const std::function<Val(Value*)>& elem) {
+  llvm::IRBuilder<>& b = f.b;
+  llvm::Type* et = reg_type(f.ctx, t.scalar_kind());
+  auto* vt = llvm::FixedVectorType::get(et, unsigned(lanes));
+  int groups = std::max(1, kBlockBytes / (lanes * int(scalar_size(t.scalar_kind()))));
+  int64_t block = int64_t(groups) * lanes;
+  llvm::IRBuilder<> ab(&f.fn->getEntryBlock(), f.fn->getEntryBlock().begin());
+  llvm::AllocaInst* buf = ab.CreateAlloca(llvm::ArrayType::get(et, uint64_t(block)));
+  buf->setAlignment(llvm::Align(64));
+  Value* width = f.i64(lanes);
+  auto vcombine = [&](unsigned w, Value* acc, Value* x) {
+    return lanes_apply(f, w, fn,
+                       swapped ? std::vector<Val>{{x}, {acc}} : std::vector<Val>{{acc}, {x}})[0];
+  };
+  auto group = [&](Value* g) {
+    return b.CreateAlignedLoad(vt, b.CreateInBoundsGEP(et, buf, b.CreateMul(g, width)),
+                               llvm::Align(scalar_size(t.scalar_kind())));
+  };
+  std::vector<uint64_t> iota(static_cast<size_t>(lanes));
+  for (size_t l = 0; l < iota.size(); ++l)
+    iota[l] = l;
+  Value* lane = llvm::ConstantDataVector::get(f.ctx, iota);
+  Value* blocks = b.CreateUDiv(b.CreateAdd(m, f.i64(block - 1)), f.i64(block));
+  // Group 0 starts the lanes (the first combine, with zeros, is never
+  // selected); the last group may be short: lanes [0, left) take it.
+  Value* acc = fold_loop(
+      f, f.i64(0), blocks, {llvm::Constant::getNullValue(vt)}, [&](const Val& a, Value* k) {
+        Value* start = b.CreateMul(k, f.i64(block));
+        Value* left = b.CreateSub(m, start);
+        Value* count = b.CreateSelect(b.CreateICmpSLT(left, f.i64(block)), left, f.i64(block));
+        f.for_range(f.i64(0), count, [&](Value* i) {
+          b.CreateStore(elem(b.CreateAdd(start, i))[0], b.CreateInBoundsGEP(et, buf, i));
+        });
+        Value* full = b.CreateUDiv(count, width);
+        Value* acc = fold_loop(f, f.i64(0), full, a, [&](const Val& a2, Value* g) {
+          Value* x = group(g);
+          Value* first = b.CreateICmpEQ(b.CreateAdd(start, g), f.i64(0));
+          return Val{b.CreateSelect(first, x, vcombine(unsigned(lanes), a2[0], x))};
+        })[0];
+        Value* rest = b.CreateSub(count, b.CreateMul(full, width));
+        llvm::BasicBlock* pre = b.GetInsertBlock();
+        llvm::BasicBlock* tail = llvm::BasicBlock::Create(f.ctx, "lane_tail", f.fn);
+        llvm::BasicBlock* join = llvm::BasicBlock::Create(f.ctx, "lane_tail_done", f.fn);
+        b.CreateCondBr(b.CreateICmpSGT(rest, f.i64(0)), tail, join);
+        b.SetInsertPoint(tail);
+        Value* mask = b.CreateICmpULT(lane, b.CreateVectorSplat(unsigned(lanes), rest));
+        Value* taken = b.CreateSelect(mask, vcombine(unsigned(lanes), acc, group(full)), acc);
+        llvm::BasicBlock* tail_end = b.GetInsertBlock();
+        b.CreateBr(join);
+        b.SetInsertPoint(join);
+        llvm::PHINode* v = b.CreatePHI(vt, 2);
+        v->addIncoming(acc, pre);
+        v->addIncoming(taken, tail_end);
+        return Val{v};
+      })[0];
+  // The halves: lanes is a power of two, so no lane waits.
+  Value* cur = acc;
+  for (int w = lanes / 2; w >= 1; w /= 2) {
+    std::vector<int> lo, hi;
+    for (int k = 0; k < w; ++k) {
+      lo.push_back(k);
+      hi.push_back(w + k);
+    }
+    cur = vcombine(unsigned(w), b.CreateShuffleVector(cur, lo), b.CreateShuffleVector(cur, hi));
+  }
+  return {b.CreateExtractElement(cur, uint64_t(0))};
+}
+
+// Whether `fn` is an integer (op a b), either operand order, with op one of
+// + * min max band bor bxor: every association and operand order gives the
+// same bits (wrapping), so an engine may run it in any order
+// (core/reduction_order.h) and the chunk folds left to right, a loop LLVM
+// vectorises as it likes.
+bool exactly_associative(const Lambda& fn, const Type& t) {
+  if (!t.is_scalar() || !is_integral(t.scalar_kind()) || fn.params.size() != 2) return false;
+  const auto* p = std::get_if<ex::PrimApp>(&fn.body->node);
+  if (!p || p->args.size() != 2) return false;
+  switch (p->op) {
+  case Prim::Add:
+  case Prim::Mul:
+  case Prim::Min:
+  case Prim::Max:
+  case Prim::BAnd:
+  case Prim::BOr:
+  case Prim::BXor: break;
+  default: return false;
+  }
+  auto var = [](const ExpPtr& e) -> const std::string* {
+    const auto* v = std::get_if<ex::Var>(&e->node);
+    return v ? &v->name : nullptr;
+  };
+  const std::string *a = var(p->args[0]), *b = var(p->args[1]);
+  const std::string &p0 = fn.params[0].name, &p1 = fn.params[1].name;
+  return a && b && p0 != p1 && ((*a == p0 && *b == p1) || (*a == p1 && *b == p0));
+}
+
+} // namespace
+
+Val fold_loop(FnBuilder& f, Value* lo, Value* hi, const Val& init,
+              const std::function<Val(const Val&, Value*)>& step) {
+  llvm::IRBuilder<>& b = f.b;
+  llvm::BasicBlock* pre = b.GetInsertBlock();
+  llvm::BasicBlock* loop = llvm::BasicBlock::Create(f.ctx, "fold", f.fn);
+  llvm::BasicBlock* exit = llvm::BasicBlock::Create(f.ctx, "fold_exit", f.fn);
+  b.CreateCondBr(b.CreateICmpSLT(lo, hi), loop, exit);
+  b.SetInsertPoint(loop);
+  llvm::PHINode* j = b.CreatePHI(b.getInt64Ty(), 2);
+  j->addIncoming(lo, pre);
+  Val acc;
+  std::vector<llvm::PHINode*> phis;
+  for (Value* v : init) {
+    phis.push_back(b.CreatePHI(v->getType(), 2));
+    phis.back()->addIncoming(v, pre);
+    acc.push_back(phis.back());
+  }
+  Val next = step(acc, j);
+  llvm::BasicBlock* end = b.GetInsertBlock();
+  for (size_t l = 0; l < phis.size(); ++l)
+    phis[l]->addIncoming(next[l], end);
+  Value* j1 = b.CreateAdd(j, f.i64(1));
+  j->addIncoming(j1, end);
+  b.CreateCondBr(b.CreateICmpSLT(j1, hi), loop, exit);
+  b.SetInsertPoint(exit);
+  Val out;
+  for (size_t l = 0; l < init.size(); ++l) {
+    llvm::PHINode* phi = b.CreatePHI(init[l]->getType(), 2);
+    phi->addIncoming(init[l], pre);
+    phi->addIncoming(next[l], end);
+    out.push_back(phi);
+  }
+  return out;
+}
+
+Val chunk_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, int lanes, Value* m,
+                const std::function<Val(Value*)>& elem) {
+  if (exactly_associative(fn, t))
+    return fold_loop(f, f.i64(1), m, elem(f.i64(0)), [&](const Val& acc, Value* q) {
+      return combine(f, fn, swapped, acc, elem(q));
+    });
+  bool vector = lanes >= 2 && t.is_scalar() && t.scalar_kind() != ScalarKind::Bool &&
+                lane_combiner(fn, f.checked);
+  if (!vector) return array_total(f, t, fn, swapped, lanes, m, elem);
+  // Chunks shorter than the lanes (the last one, or tiny orders): the array.
+  llvm::IRBuilder<>& b = f.b;
+  llvm::BasicBlock* vec = llvm::BasicBlock::Create(f.ctx, "lanes_vector", f.fn);
+  llvm::BasicBlock* arr = llvm::BasicBlock::Create(f.ctx, "lanes_array", f.fn);
+  llvm::BasicBlock* join = llvm::BasicBlock::Create(f.ctx, "lanes_total", f.fn);
+  b.CreateCondBr(b.CreateICmpSGE(m, f.i64(lanes)), vec, arr);
+  b.SetInsertPoint(vec);
+  Value* v = vector_total(f, t, fn, swapped, lanes, m, elem)[0];
+  llvm::BasicBlock* vec_end = b.GetInsertBlock();
+  b.CreateBr(join);
+  b.SetInsertPoint(arr);
+  Value* a = array_total(f, t, fn, swapped, lanes, m, elem)[0];
+  llvm::BasicBlock* arr_end = b.GetInsertBlock();
+  b.CreateBr(join);
+  b.SetInsertPoint(join);
+  llvm::PHINode* r = b.CreatePHI(v->getType(), 2);
+  r->addIncoming(v, vec_end);
+  r->addIncoming(a, arr_end);
+  return {r};
+}
+
+} // namespace strata::jit
