@@ -27,7 +27,7 @@ TEST(Faults, AtLeastTwentyDistinctNamedDescribed) {
   for (const Fault& f : faults::all_faults()) {
     EXPECT_TRUE(names.insert(f.name).second) << f.name;
     EXPECT_FALSE(f.description.empty()) << f.name;
-    EXPECT_TRUE(f.exp || f.acc || f.results) << f.name;
+    EXPECT_TRUE(f.exp || f.acc || f.results || f.order || f.error) << f.name;
   }
   EXPECT_GE(names.size(), 20u);
 }
