@@ -39,10 +39,10 @@ std::optional<NativeFold> recognise_fold(const Lambda& f);
 bool exact(const NativeFold& op);
 
 // The order tbb runs a native fold or scan with `op` in, declared being the
-// order it was asked for: an exact op runs in the blocked order's chunks
-// (fold chunks from 32768 elements, scan chunks from 16384, in chunks of
-// 16384), which gives bitwise the declared tree's result whatever it is;
-// any other op runs the declared order.
+// order it was asked for: an exact op runs in tbb's own chunks (folds
+// chunked from 32768 elements, scans from 16384, in chunks of 16384, with
+// the native lanes), which give bitwise the declared tree's result whatever
+// it is; any other op runs the declared order.
 ReductionOrder native_order(const ReductionOrder& declared, const NativeFold& op);
 
 // Whether the native chunk fold runs native_order()'s chunk tree for `op`:
