@@ -65,21 +65,4 @@ private:
   std::vector<size_t> sizes_;
 };
 
-// Combines the accumulators of lanes 0..count-1 in order, pairwise
-// ((0,1), (2,3), ...) level by level: a fixed tree whose shape depends only
-// on `count`. Returns the result in lane 0 of the accumulator.
-inline void tree_reduce_lanes(Combiner& c, int count) {
-  Frame& f = c.frame();
-  while (count > 1) {
-    int pairs = count / 2;
-    for (int i = 0; i < pairs; ++i) {
-      copy_lane(f, c.acc().regs, 2 * i + 1, f, c.x().regs, i, c.sizes());
-      if (i > 0) copy_lane(f, c.acc().regs, 2 * i, f, c.acc().regs, i, c.sizes());
-    }
-    c.step(Selection::dense(pairs));
-    if (count % 2) copy_lane(f, c.acc().regs, count - 1, f, c.acc().regs, pairs, c.sizes());
-    count = pairs + count % 2;
-  }
-}
-
 } // namespace strata::tbbe

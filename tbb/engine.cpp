@@ -13,7 +13,9 @@ using namespace tbbe;
 
 class Executor {
 public:
-  Executor(const KernelGraph& g, const FunctionTable& f, Runtime::Pool pool) : rt_(g, f) {
+  Executor(const KernelGraph& g, const FunctionTable& f, const ReductionOrder& order,
+           Runtime::Pool pool)
+      : rt_(g, f, order) {
     rt_.adopt(std::move(pool));
   }
   Runtime::Pool release() { return rt_.release(); }
@@ -95,7 +97,8 @@ private:
 
 class TbbExecutable final : public Executable {
 public:
-  explicit TbbExecutable(KernelGraph g) : graph_(std::move(g)), functions_(graph_) {}
+  TbbExecutable(KernelGraph g, const ReductionOrder& order)
+      : graph_(std::move(g)), functions_(graph_), order_(order) {}
   // Runs may be concurrent: each takes the pool of reusable storage (or
   // none, if another run holds it) and gives it back when it ends.
   std::vector<Array> run(const std::vector<Array>& inputs) override {
@@ -105,19 +108,22 @@ public:
       pool = std::move(pool_);
       pool_.clear();
     }
-    Executor ex(graph_, functions_, std::move(pool));
+    Executor ex(graph_, functions_, order_, std::move(pool));
     std::vector<Array> out = ex.run(inputs);
     Runtime::Pool kept = ex.release();
     std::lock_guard lock(mutex_);
     pool_ = std::move(kept);
     return out;
   }
+  // The order it runs: the one it was compiled with (tbb/fold_kernel.cpp, tbb/scan_kernel.cpp).
+  ReductionOrder reduction_order() const override { return order_; }
 
 private:
   std::mutex mutex_;
   Runtime::Pool pool_;
   KernelGraph graph_;
   FunctionTable functions_; // refers to graph_: declared after it
+  ReductionOrder order_;
 };
 
 class TbbEngine final : public Engine {
@@ -127,7 +133,7 @@ public:
   std::unique_ptr<Executable> compile(const Program& program,
                                       const CompileOptions& options) const override {
     return std::make_unique<TbbExecutable>(
-        build_kernel_graph(program, FusionOptions{options.fusion}));
+        build_kernel_graph(program, FusionOptions{options.fusion}), options.order);
   }
 };
 

@@ -1,30 +1,33 @@
-// fold and fold1 over the innermost dimension of a delayed array.
+// fold and fold1 over the innermost dimension of a delayed array, in the
+// association order the executable was compiled with (CompileOptions::order,
+// core/reduction_order.h; Runtime::order).
 //
-// Rows shorter than kLongRow: one lane per row, each lane folding its row
-// left to right exactly as the interpreter does, kBatch rows per batch, row
-// batches in parallel. Longer rows: the row is cut into chunks of kChunk
-// elements, folded in parallel; inside a chunk lane l folds the contiguous
-// block [l*B, (l+1)*B) and the lane results are combined by a fixed pairwise
-// tree; chunk results are combined left to right from the seed. The operator
-// is only assumed associative (never commutative), and the tree depends only
-// on the row length, so results are the same for every thread count.
+// Rows the order does not chunk (shorter than fold_chunked_from, or every
+// row in the canonical order): one lane per row, each lane folding its row
+// left to right from the seed exactly as the interpreter does, kBatch rows
+// per batch, row batches in parallel. Chunked rows: the row is cut into
+// chunks of fold_chunk elements; every (row, chunk) is folded in parallel by
+// the chunk tree (tbb/chunk_tree.h: L = fold_lanes(order, elem) strided
+// lanes, folded by halves); then each row folds its chunk totals left to
+// right from the seed (fold1: from the first total). The operator is never
+// assumed associative or commutative: the result is the declared order's,
+// bitwise, for any combining function.
 //
-// Long rows folded by a recognised commutative operation (tbb/fold_native.h:
-// `(op a b)` of the two parameters, op + * min max band bor bxor on an
-// integer type, + * on a float type) take a faster path: the element function
-// runs on kBatch consecutive elements at a time (read in place), accumulator
-// lane l of a chunk takes elements l, l+L, l+2L, ... (tbb/fold_native.h), and
-// the lanes are combined by a fixed tree of halves.
-#include "tbb/combiner.h"
+// Chunked rows folded by a recognised operation (tbb/fold_native.h: `(op a
+// b)` of the two parameters, op + * min max band bor bxor on an integer type,
+// + * on a float type) take a faster path with the same tree: the element
+// function runs on kBatch consecutive elements at a time (read in place) and
+// the lanes are typed loops. Integer ops run in native_order() whatever order
+// was declared: every order gives them the same bits.
+//
+// The chunks and the tree depend only on the row length and the order,
+// never on the threads, so the results are the same for every thread count.
+#include "tbb/chunk_tree.h"
 #include "tbb/fold_native.h"
 #include "tbb/kernels.h"
 
 namespace strata::tbbe {
 namespace {
-
-constexpr int64_t kLongRow = 32768;
-constexpr int64_t kBlock = 16;              // elements per lane in a chunk
-constexpr int64_t kChunk = kBatch * kBlock; // 16384
 
 struct FoldPlan {
   Shape shape;   // of the input
@@ -79,73 +82,54 @@ void fold_rows_in_order(Runtime& rt, const kn::Fold& fold, const FoldPlan& p, in
   }
 }
 
-// Folds elements [start, start+len) of the input (len >= 1, within one row)
-// without a seed; the result is in lane 0 of the combiner's accumulator.
-void fold_chunk(Runtime& rt, const kn::Fold& fold, const FoldPlan& p, int64_t start, int64_t len,
-                Combiner& c) {
-  const ScalarFunction& elem = rt.functions.of(fold.input.elem);
-  int lanes = int((len + kBlock - 1) / kBlock);
-  Frame ef(elem.registers(), rt.table, lanes);
-  elem.prepare(ef);
-  int64_t last_len = len - int64_t(lanes - 1) * kBlock;
-  for (int64_t j = 0; j < kBlock; ++j) {
-    // Lanes whose block still has an element j (only the last block can be short).
-    Selection s = Selection::dense(lanes);
-    if (j >= last_len) s = Selection::dense(lanes - 1);
-    if (s.count == 0) break;
-    for (int lane = 0; lane < s.count; ++lane)
-      set_position(ef, elem.params()[0].regs, p.shape, start + lane * kBlock + j, lane);
-    run_lanes_in_order(elem, ef, s.count);
-    copy_lanes(ef, elem.result().regs, c.frame(), j == 0 ? c.acc().regs : c.x().regs, c.sizes(),
-               s.count);
-    if (j > 0) c.step(s);
-  }
-  tree_reduce_lanes(c, lanes);
-}
-
-void fold_long_rows(Runtime& rt, const kn::Fold& fold, const FoldPlan& p, Array& out) {
+// Rows cut into chunks of `chunk` elements: every chunk's total by the chunk
+// tree with `lanes` lanes (typed loops when `native`), then each row's totals
+// left to right from the seed, kBatch rows at a time.
+void fold_chunked_rows(Runtime& rt, const kn::Fold& fold, const FoldPlan& p, int64_t chunk,
+                       int64_t lanes, const std::optional<NativeFold>& native, Array& out) {
   const ScalarFunction& f = rt.functions.of(fold.f);
-  std::optional<NativeFold> native = recognise_fold(fold.f);
-  int64_t chunks = (p.n + kChunk - 1) / kChunk;
-  for (int64_t row = 0; row < p.rows; ++row) {
-    std::vector<Leaves> partial(static_cast<size_t>(chunks));
-    parallel_ranges(chunks, 1, [&](int64_t begin, int64_t end) {
-      for (int64_t ch = begin; ch < end; ++ch) {
-        int64_t start = row * p.n + ch * kChunk;
-        int64_t len = std::min(kChunk, p.n - ch * kChunk);
-        if (native) {
-          // Errors: batches run in order, each re-run lane by lane on an
-          // error, so the first failing element of the chunk is reported.
-          partial[size_t(ch)] =
-              fold_chunk_native(rt, fold.input.elem, p.shape, start, len, *native);
-          continue;
-        }
-        Combiner c(f, rt.table, true, int((len + kBlock - 1) / kBlock));
-        try {
-          fold_chunk(rt, fold, p, start, len, c);
-        } catch (const Error&) {
-          // Find the first failing element in order: fold the chunk one element at a time.
-          for (int64_t i = 0; i < len; ++i) {
-            Combiner one(f, rt.table, true, 1);
-            fold_chunk(rt, fold, p, start + i, 1, one);
-          }
-          throw;
-        }
-        partial[size_t(ch)] = read_lane(c.frame(), c.acc(), 0);
+  int64_t chunks = (p.n + chunk - 1) / chunk;
+  std::vector<Leaves> partial(static_cast<size_t>(p.rows * chunks));
+  // (row, chunk) units in row-major order: the lowest failing unit's error
+  // is the first in order.
+  parallel_ranges(p.rows * chunks, 1, [&](int64_t begin, int64_t end) {
+    std::optional<ChunkTree> tree;
+    for (int64_t u = begin; u < end; ++u) {
+      int64_t row = u / chunks, ch = u % chunks;
+      int64_t start = row * p.n + ch * chunk;
+      int64_t len = std::min(chunk, p.n - ch * chunk);
+      if (native) {
+        // Errors: batches run in order, each re-run lane by lane on an
+        // error, so the first failing element of the chunk is reported.
+        partial[size_t(u)] = fold_chunk_native(rt, fold.input.elem, p.shape, start, len, *native);
+        continue;
       }
-    });
-    // Combine the chunk results left to right, starting from the seed.
-    Combiner c(f, rt.table, true, 1);
-    size_t k = 0;
-    if (p.has_seed)
-      c.fill_acc(p.seed, 1);
-    else
-      c.fill_acc(partial[k++], 1);
-    for (; k < partial.size(); ++k) {
-      write_lane(c.frame(), c.x().regs, 0, partial[k]);
-      c.step(Selection::dense(1));
+      if (!tree) tree.emplace(rt, rt.functions.of(fold.input.elem), p.shape, f, true, lanes);
+      partial[size_t(u)] = tree->total(start, len, false);
     }
-    store_lanes(c.frame(), c.acc().regs, out, row, 1);
+  });
+  // Rows [first, first+count): their totals from the seed, in order.
+  auto combine = [&](int64_t first, int count) {
+    Combiner c(f, rt.table, true, count);
+    for (int lane = 0; lane < count; ++lane)
+      write_lane(c.frame(), c.acc().regs, lane,
+                 p.has_seed ? p.seed : partial[size_t((first + lane) * chunks)]);
+    for (int64_t ch = p.has_seed ? 0 : 1; ch < chunks; ++ch) {
+      for (int lane = 0; lane < count; ++lane)
+        write_lane(c.frame(), c.x().regs, lane, partial[size_t((first + lane) * chunks + ch)]);
+      c.step(Selection::dense(count));
+    }
+    store_lanes(c.frame(), c.acc().regs, out, first, count);
+  };
+  for (int64_t first = 0; first < p.rows; first += kBatch) {
+    int count = int(std::min<int64_t>(kBatch, p.rows - first));
+    try {
+      combine(first, count);
+    } catch (const Error&) {
+      for (int r = 0; r < count; ++r) // the error of the first row in order
+        combine(first + r, 1);
+      throw;
+    }
   }
 }
 
@@ -166,8 +150,12 @@ void run_fold(Runtime& rt, const Kernel& k, const kn::Fold& fold) {
                 "fold1 over an empty row (row " + shape_str(from_linear(outer, 0)) + " of shape " +
                     shape_str(p.shape) + ")");
   }
-  if (p.n >= kLongRow) {
-    fold_long_rows(rt, fold, p, out);
+  std::optional<NativeFold> native = recognise_fold(fold.f);
+  if (native && !native_runs(rt.order, *native)) native.reset();
+  ReductionOrder order = native ? native_order(rt.order, *native) : rt.order;
+  if (p.rows > 0 && order.fold_chunked(p.n)) {
+    int64_t lanes = fold_lanes(order, fold.input.type.elem());
+    fold_chunked_rows(rt, fold, p, order.fold_chunk, lanes, native, out);
   } else if (p.rows > 0) {
     int64_t batches = (p.rows + kBatch - 1) / kBatch;
     parallel_ranges(batches, 1, [&](int64_t begin, int64_t end) {

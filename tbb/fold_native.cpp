@@ -1,5 +1,6 @@
 #include "tbb/fold_native.h"
 
+#include "tbb/chunk_tree.h"
 #include "tbb/native_ops.h"
 
 namespace strata::tbbe {
@@ -30,13 +31,14 @@ template <int L, class T, class O, class X> void accumulate_blocks(T* acc, X x, 
     acc[k] = v[k];
 }
 
-// Folds elements [start, start+len) of one row: element e of the chunk goes
-// to accumulator lane e mod L (L lanes fill eight 16-byte vectors), the lanes
-// are then combined by a fixed tree. Both depend on `len` only.
+// Folds elements [start, start+len) of one row by the chunk tree: element e
+// of the chunk (scan order: backwards from the end when Backward) goes to
+// accumulator lane e mod L (L lanes fill eight 16-byte vectors), the lanes
+// are then folded by halves. Both depend on `len` only.
 // With a tail_binary element function (`tail`: its op, or none), element i
 // of a batch is tail(a[i], b[i]) computed here, after the head ran.
-template <class T, class O, class Tail>
-T fold_lanes(Runtime& rt, const ScalarFunction& elem, const Shape& shape, int64_t start,
+template <class T, bool Backward, class O, class Tail>
+T fold_typed(Runtime& rt, const ScalarFunction& elem, const Shape& shape, int64_t start,
              int64_t len, O op, Tail tail) {
   constexpr bool fused = !std::is_same_v<Tail, std::nullptr_t>;
   constexpr int L = 128 / int(sizeof(T));
@@ -47,16 +49,25 @@ T fold_lanes(Runtime& rt, const ScalarFunction& elem, const Shape& shape, int64_
   int used = int(std::min<int64_t>(L, len)); // lanes that receive an element
   for (int64_t b = 0; b * kBatch < len; ++b) {
     int count = int(std::min<int64_t>(kBatch, len - b * kBatch));
-    run_batch(elem, ef, shape, start + b * kBatch, count, fused);
-    // Registers may point into arrays: fetched per batch.
+    run_batch(elem, ef, shape, Backward ? start + len - b * kBatch - count : start + b * kBatch,
+              count, fused);
+    // Registers may point into arrays: fetched per batch. Backward, element
+    // i of the batch (scan order) is lane count-1-i.
     auto x = [&]() {
+      int top = Backward ? count - 1 : 0;
       if constexpr (fused) {
         const T* a = ef.reg<T>(elem.tail_binary()->a);
         const T* c = ef.reg<T>(elem.tail_binary()->b);
-        return [a, c, tail](int i) { return tail(a[i], c[i]); };
+        if constexpr (Backward)
+          return [a, c, tail, top](int i) { return tail(a[top - i], c[top - i]); };
+        else
+          return [a, c, tail](int i) { return tail(a[i], c[i]); };
       } else {
         const T* r = ef.reg<T>(elem.result().regs[0]);
-        return [r](int i) { return r[i]; };
+        if constexpr (Backward)
+          return [r, top](int i) { return r[top - i]; };
+        else
+          return [r](int i) { return r[i]; };
       }
     }();
     int i = 0;
@@ -69,15 +80,10 @@ T fold_lanes(Runtime& rt, const ScalarFunction& elem, const Shape& shape, int64_
     for (i += blocks; i < count; ++i) // a last partial block
       acc[i % L] = op(acc[i % L], x(i));
   }
-  // A fixed tree that depends on `used` only: the upper half of the lanes
-  // folds into the lower half, level by level (the operation is commutative
-  // and associative, so any fixed tree will do).
-  for (int count = used; count > 1;) {
-    int half = count / 2, rest = count - half; // an odd middle lane waits a level
-    for (int k = 0; k < half; ++k)
+  fold_lanes_by_halves(used, [&](int64_t half, int64_t rest) {
+    for (int64_t k = 0; k < half; ++k)
       acc[k] = op(acc[k], acc[rest + k]);
-    count = rest;
-  }
+  });
   return acc[0];
 }
 
@@ -112,8 +118,21 @@ std::optional<NativeFold> recognise_fold(const Lambda& f) {
   return NativeFold{app->op, k};
 }
 
+bool exact(const NativeFold& op) {
+  return is_integral(op.type);
+}
+
+ReductionOrder native_order(const ReductionOrder& declared, const NativeFold& op) {
+  return exact(op) ? ReductionOrder{32768, 16384, 16384, 16384, 128} : declared;
+}
+
+bool native_runs(const ReductionOrder& declared, const NativeFold& op) {
+  return exact(op) ||
+         strata::fold_lanes(declared, Type::scalar(op.type)) == 128 / int(scalar_size(op.type));
+}
+
 Leaves fold_chunk_native(Runtime& rt, const Lambda& elem_fn, const Shape& shape, int64_t start,
-                         int64_t len, const NativeFold& op) {
+                         int64_t len, const NativeFold& op, bool backward) {
   const ScalarFunction& elem = rt.functions.of(elem_fn);
   return dispatch_kind(op.type, [&](auto tag) -> Leaves {
     using T = decltype(tag);
@@ -122,14 +141,24 @@ Leaves fold_chunk_native(Runtime& rt, const Lambda& elem_fn, const Shape& shape,
     } else {
       T result{};
       const auto& tail = elem.tail_binary();
-      with_op<T>(op.op, [&](auto o) {
-        if (!tail || tail->kind != op.type)
-          result = fold_lanes<T>(rt, elem, shape, start, len, o, nullptr);
-        else if (tail->op == Prim::Mul)
-          result = fold_lanes<T>(rt, elem, shape, start, len, o, Op<T, Prim::Mul>{});
-        else
-          result = fold_lanes<T>(rt, elem, shape, start, len, o, Op<T, Prim::Add>{});
-      });
+      auto fold = [&](auto backward) {
+        constexpr bool B = decltype(backward)::value;
+        with_op<T>(op.op, [&](auto o) {
+          if (!tail || tail->kind != op.type)
+            result = fold_typed<T, B>(rt, elem, shape, start, len, o, nullptr);
+          else if (tail->op == Prim::Mul)
+            result = fold_typed<T, B>(rt, elem, shape, start, len, o, Op<T, Prim::Mul>{});
+          else
+            result = fold_typed<T, B>(rt, elem, shape, start, len, o, Op<T, Prim::Add>{});
+        });
+      };
+      // Exact ops give the same bits in any order: forwards only.
+      if constexpr (std::is_floating_point_v<T>)
+        if (backward) {
+          fold(std::true_type{});
+          return Leaves{Scalar::make<T>(result)};
+        }
+      fold(std::false_type{});
       return Leaves{Scalar::make<T>(result)};
     }
   });

@@ -1,6 +1,9 @@
 // foldseg: fold every segment of every row, one lane per (row, segment),
 // each lane folding its segment left to right from the seed, as the
-// interpreter does; kBatch segments per batch, batches in parallel.
+// interpreter does; kBatch segments per batch, batches in parallel. This is
+// foldseg's order in every declared association order
+// (core/reduction_order.h), and it depends on the data only, never on the
+// threads.
 #include "core/runtime_errors.h"
 #include "tbb/combiner.h"
 #include "tbb/kernels.h"

@@ -1,8 +1,11 @@
-// permute: combine every source element into its target, in source order.
+// permute: combine every source element into its target, in source order
+// (permute's order in every declared association order,
+// core/reduction_order.h).
 //
-// Combining functions that every order treats alike (tbb/permute_native.h)
-// run as typed loops, in parallel with private accumulators on large sources.
-// The others follow the ordered path below.
+// Combining functions that every order treats alike (tbb/permute_native.h:
+// integer ops, bool and/or, new, old) run as typed loops, in parallel with
+// private accumulators on large sources. The others (float ops, float
+// min/max, tuples, user functions) follow the ordered path below.
 // The defaults and the source values are computed in parallel batches, then
 // the target indices (checked against the result's shape; `ignore` drops an
 // element). Combining follows source order, as the interpreter does, but a

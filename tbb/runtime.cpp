@@ -8,8 +8,8 @@
 
 namespace strata::tbbe {
 
-Runtime::Runtime(const KernelGraph& g, const FunctionTable& f)
-    : graph(g), functions(f), arrays(g.arrays.size()), table(g.arrays.size()) {
+Runtime::Runtime(const KernelGraph& g, const FunctionTable& f, const ReductionOrder& o)
+    : graph(g), functions(f), arrays(g.arrays.size()), table(g.arrays.size()), order(o) {
   for (size_t i = 0; i < arrays.size(); ++i)
     table[i] = &arrays[i];
 }

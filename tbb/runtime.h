@@ -12,6 +12,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include "core/reduction_order.h"
 #include "tbb/function_table.h"
 
 namespace strata::tbbe {
@@ -24,8 +25,10 @@ struct Runtime {
   const FunctionTable& functions;
   std::vector<Array> arrays; // by ArrayId; set as kernels run
   ArrayTable table;          // pointers into `arrays`
+  // The association order of fold, fold1 and the scans (CompileOptions::order).
+  ReductionOrder order;
 
-  Runtime(const KernelGraph& g, const FunctionTable& f);
+  Runtime(const KernelGraph& g, const FunctionTable& f, const ReductionOrder& order);
   // Stores the output `id` of a compute kernel. The array it replaces (only
   // loops replace arrays) is kept for reuse by the next allocate(id, ...).
   void set(ArrayId id, Array a);

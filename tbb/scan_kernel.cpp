@@ -1,19 +1,27 @@
-// scanl, scanl1, scanr, scanr1 and scanl' over the innermost dimension.
+// scanl, scanl1, scanr, scanr1 and scanl' over the innermost dimension, in
+// the association order the executable was compiled with
+// (CompileOptions::order, core/reduction_order.h; Runtime::order).
 //
-// A right scan is a left scan in reverse element order with the operands of f
-// swapped, so one code path serves all five. Work is cut into segments, each
-// scanned by one lane, kBatch segments at a time:
-// - rows shorter than kLongScan: a segment is a whole row, scanned exactly in
-//   the interpreter's order;
-// - longer rows: a segment is a chunk of kScanChunk elements. Phase 1 folds
-//   every chunk; phase 2 combines the chunk totals in order into the value
-//   each chunk starts from; phase 3 scans every chunk from that value.
-// Segment boundaries depend only on the row length, never on the threads.
-// Rows of at least kBatch elements scanned by a recognised operation take the
-// typed path of tbb/scan_native.h instead.
+// A right scan is a left scan in reverse element order combining g(acc, x) =
+// f(x, acc), so one code path serves all five. Work is cut into segments,
+// each scanned left to right by one lane, kBatch segments at a time:
+// - rows the order does not chunk (shorter than scan_chunked_from, or every
+//   row in the canonical order): a segment is a whole row, scanned exactly
+//   in the interpreter's order;
+// - chunked rows: a segment is a chunk of scan_chunk elements (scan order).
+//   Phase 1 folds every chunk but the row's last by the chunk tree
+//   (tbb/chunk_tree.h: fold_lanes(order, elem) strided lanes folded by
+//   halves, combining with g), all (row, chunk) units in parallel; phase 2
+//   combines the totals in order into the carry each chunk starts from
+//   (carry0 = the seed, or none; carry(j+1) = g(carry j, total j)); phase 3
+//   scans every chunk left to right from its carry.
+// The segments and the tree depend only on the row length and the order,
+// never on the threads. Rows of at least kBatch elements scanned by a
+// recognised operation take the typed path of tbb/scan_native.h instead,
+// which runs the same order.
 #include <optional>
 
-#include "tbb/combiner.h"
+#include "tbb/chunk_tree.h"
 #include "tbb/kernels.h"
 #include "tbb/scan_native.h"
 
@@ -21,9 +29,6 @@ namespace strata::tbbe {
 namespace {
 
 using ac::ScanKind;
-
-constexpr int64_t kLongScan = 65536;
-constexpr int64_t kScanChunk = 4096;
 
 struct ScanPlan {
   ScanKind kind;
@@ -177,6 +182,32 @@ std::vector<Leaves> scan_segments(Runtime& rt, const kn::Scan& s, const ScanPlan
   return after;
 }
 
+// Phase 1 of a chunked scan: the total of every chunk but each row's last, by
+// the chunk tree, (row, chunk) units in parallel in order. The last chunk's
+// elements are only computed (with several rows, its errors come before
+// those of the next row), its total never: its combinations are not part of
+// the declared order.
+std::vector<Leaves> chunk_totals(Runtime& rt, const kn::Scan& s, const ScanPlan& p,
+                                 const std::vector<Segment>& plain, int64_t chunks,
+                                 const ReductionOrder& order) {
+  std::vector<Leaves> totals(plain.size());
+  int64_t lanes = fold_lanes(order, s.input.type.elem());
+  int64_t rows = int64_t(plain.size()) / chunks;
+  parallel_ranges(int64_t(plain.size()), 1, [&](int64_t begin, int64_t end) {
+    ChunkTree tree(rt, rt.functions.of(s.input.elem), p.shape, rt.functions.of(s.f), !p.right,
+                   lanes);
+    for (int64_t u = begin; u < end; ++u) {
+      const Segment& seg = plain[size_t(u)];
+      int64_t first = seg.row * p.n + (p.right ? p.n - 1 - seg.offset : seg.offset);
+      if (u % chunks < chunks - 1)
+        totals[size_t(u)] = tree.total(first, seg.length, p.right);
+      else if (rows > 1)
+        tree.check_elements(first, seg.length, p.right);
+    }
+  });
+  return totals;
+}
+
 } // namespace
 
 void run_scan(Runtime& rt, const Kernel& k, const kn::Scan& s) {
@@ -201,26 +232,30 @@ void run_scan(Runtime& rt, const Kernel& k, const kn::Scan& s) {
   std::vector<Segment> segs;
   std::vector<Leaves> finals(static_cast<size_t>(rows));
   std::optional<NativeFold> native = recognise_fold(s.f);
+  // A native float scan runs the declared order when its lanes are the
+  // order's, or when the rows are not chunked (no lanes at all).
+  if (native && !native_runs(rt.order, *native) && rt.order.scan_chunked(p.n)) native.reset();
+  ReductionOrder order = native ? native_order(rt.order, *native) : rt.order;
+  int64_t chunk = order.scan_chunked(p.n) ? order.scan_chunk : std::max<int64_t>(p.n, 1);
   if (native && p.n >= kBatch) {
-    NativeScan ns{s.kind, p.shape, p.n, p.m, p.right, std::nullopt, *native, &s.input.elem};
+    NativeScan ns{s.kind, p.shape, p.n, p.m, p.right, std::nullopt, *native, &s.input.elem, chunk};
     if (p.seeded) ns.seed = p.seed[0];
     std::vector<Scalar> last = scan_native(rt, ns, out);
     for (int64_t r = 0; r < rows; ++r)
       finals[size_t(r)] = Leaves{last[size_t(r)]};
-  } else if (p.n < kLongScan) {
+  } else if (!order.scan_chunked(p.n)) {
     for (int64_t r = 0; r < rows; ++r)
       segs.push_back(Segment{r, 0, p.n, seed});
     std::vector<Leaves> after = scan_segments(rt, s, p, segs, &out);
     for (int64_t r = 0; r < rows; ++r)
       finals[size_t(r)] = p.n > 0 || !seed ? after[size_t(r)] : *seed;
   } else {
-    int64_t chunks = (p.n + kScanChunk - 1) / kScanChunk;
+    int64_t chunks = (p.n + chunk - 1) / chunk;
     std::vector<Segment> plain;
     for (int64_t r = 0; r < rows; ++r)
       for (int64_t c = 0; c < chunks; ++c)
-        plain.push_back(
-            Segment{r, c * kScanChunk, std::min(kScanChunk, p.n - c * kScanChunk), std::nullopt});
-    std::vector<Leaves> totals_of = scan_segments(rt, s, p, plain, nullptr); // phase 1
+        plain.push_back(Segment{r, c * chunk, std::min(chunk, p.n - c * chunk), std::nullopt});
+    std::vector<Leaves> totals_of = chunk_totals(rt, s, p, plain, chunks, order); // phase 1
     // Phase 2: the value each chunk starts from, in order.
     Combiner c(rt.functions.of(s.f), rt.table, !p.right);
     for (int64_t r = 0; r < rows; ++r) {
@@ -228,6 +263,7 @@ void run_scan(Runtime& rt, const Kernel& k, const kn::Scan& s) {
       for (int64_t ch = 0; ch < chunks; ++ch) {
         Segment& seg = plain[size_t(r * chunks + ch)];
         seg.carry = carry;
+        if (ch + 1 == chunks) break; // the last chunk's total is not needed
         const Leaves& total = totals_of[size_t(r * chunks + ch)];
         if (!carry) {
           carry = total;
@@ -238,9 +274,11 @@ void run_scan(Runtime& rt, const Kernel& k, const kn::Scan& s) {
           carry = read_lane(c.frame(), c.acc(), 0);
         }
       }
-      finals[size_t(r)] = *carry;
     }
-    scan_segments(rt, s, p, plain, &out); // phase 3
+    // Phase 3; the last accumulators are the rows' totals.
+    std::vector<Leaves> after = scan_segments(rt, s, p, plain, &out);
+    for (int64_t r = 0; r < rows; ++r)
+      finals[size_t(r)] = after[size_t(r * chunks + chunks - 1)];
   }
   // The seed's own place: scanl starts with it, scanr ends with it, scanl' starts with it.
   if (p.seeded)

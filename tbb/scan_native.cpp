@@ -71,11 +71,9 @@ T scan_chunk(Runtime& rt, const NativeScan& s, int64_t row, int64_t q0, int64_t 
 template <class T, class O>
 std::vector<Scalar> scan_rows(Runtime& rt, const NativeScan& s, Array& out, O op) {
   int64_t rows = shape_size(Shape(s.shape.begin(), s.shape.end() - 1));
-  int64_t chunks = (s.n + kNativeScanChunk - 1) / kNativeScanChunk;
+  int64_t chunks = (s.n + s.chunk - 1) / s.chunk;
   int64_t units = rows * chunks;
-  auto chunk_len = [&](int64_t c) {
-    return std::min(kNativeScanChunk, s.n - c * kNativeScanChunk);
-  };
+  auto chunk_len = [&](int64_t c) { return std::min(s.chunk, s.n - c * s.chunk); };
   // Phase 1: chunk totals (all but the last chunk of each row).
   std::vector<T> totals(size_t(units), T{});
   if (chunks > 1)
@@ -85,10 +83,11 @@ std::vector<Scalar> scan_rows(Runtime& rt, const NativeScan& s, Array& out, O op
         // The last chunk's total is not needed, but with several rows its
         // errors must come before those of the next row's chunks.
         if (c == chunks - 1 && rows == 1) continue;
-        int64_t len = chunk_len(c), q0 = c * kNativeScanChunk;
+        int64_t len = chunk_len(c), q0 = c * s.chunk;
         int64_t lo = s.right ? s.n - q0 - len : q0;
         totals[size_t(u)] =
-            fold_chunk_native(rt, *s.elem, s.shape, row * s.n + lo, len, s.op)[0].template get<T>();
+            fold_chunk_native(rt, *s.elem, s.shape, row * s.n + lo, len, s.op, s.right)[0]
+                .template get<T>();
       }
     });
   // Phase 2: the value each chunk starts from, in order.
@@ -108,8 +107,7 @@ std::vector<Scalar> scan_rows(Runtime& rt, const NativeScan& s, Array& out, O op
   parallel_ranges(units, 1, [&](int64_t begin, int64_t end) {
     for (int64_t u = begin; u < end; ++u) {
       int64_t row = u / chunks, c = u % chunks;
-      T last =
-          scan_chunk<T>(rt, s, row, c * kNativeScanChunk, chunk_len(c), carry[size_t(u)], op, o);
+      T last = scan_chunk<T>(rt, s, row, c * s.chunk, chunk_len(c), carry[size_t(u)], op, o);
       if (c == chunks - 1) finals[size_t(row)] = last;
     }
   });

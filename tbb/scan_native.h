@@ -1,14 +1,16 @@
 // Scans of long rows with a recognised operation (tbb/fold_native.h), as
 // typed loops over contiguous batches of elements.
 //
-// A row is cut into chunks of kNativeScanChunk elements (scan order).
-// Phase 1 folds every chunk (lanes and a fixed tree, like fold_native);
-// phase 2 combines the chunk totals in order into the value each chunk
-// starts from; phase 3 runs the element function on kBatch consecutive
-// elements at a time and scans them in order from that value, writing the
-// outputs directly. A row of one chunk is scanned exactly in the
-// interpreter's order. Chunks depend on the row length only, never on the
-// threads.
+// A row is cut into chunks of NativeScan::chunk elements (scan order), the
+// order's scan_chunk (tbb/fold_native.h: native_order). Phase 1 folds every
+// chunk by the chunk tree (fold_chunk_native, in scan order: backwards for
+// right scans); phase 2 combines the chunk totals in order into the value
+// each chunk starts from; phase 3 runs the element function on kBatch
+// consecutive elements at a time and scans them in order from that value,
+// writing the outputs directly. A row of one chunk is scanned exactly in the
+// interpreter's order. This is the declared order of core/reduction_order.h
+// (+ and * on floats are commutative exactly, so f(x, acc) = f(acc, x) in
+// right scans). Chunks depend on the row length only, never on the threads.
 #pragma once
 
 #include <optional>
@@ -16,8 +18,6 @@
 #include "tbb/fold_native.h"
 
 namespace strata::tbbe {
-
-constexpr int64_t kNativeScanChunk = 16384;
 
 struct NativeScan {
   ac::ScanKind kind;
@@ -28,6 +28,7 @@ struct NativeScan {
   std::optional<Scalar> seed;
   NativeFold op;
   const Lambda* elem = nullptr;
+  int64_t chunk = 1; // elements per chunk (>= 1): n for an unchunked row
 };
 
 // Scans every row into `out` (the seed's own place excepted); returns each

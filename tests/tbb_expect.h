@@ -1,5 +1,6 @@
 // Checks of the tbb engine against the interpreter shared by its tests:
-// bitwise agreement fused and unfused on 1 and 2 threads, and errors of the
+// bitwise agreement fused and unfused on 1 and 2 threads, agreement with the
+// interpreter replaying a declared association order, and errors of the
 // interpreter's kind.
 #pragma once
 
@@ -53,6 +54,26 @@ inline std::string tbb_error(const std::string& text, const std::vector<Array>& 
   }
   ADD_FAILURE() << "tbb raised no error: " << text;
   return "";
+}
+
+// Bitwise agreement, fused and unfused, with the interpreter replaying
+// `order` (core/reduction_order.h), which the executable must declare.
+inline void expect_same_in(const ReductionOrder& order, const std::string& text,
+                           const std::vector<Array>& inputs = {}) {
+  Program p = parse_and_check(text);
+  std::vector<Array> oracle = interpret(p, inputs, InterpreterOptions{.order = order});
+  for (bool fused : {true, false}) {
+    std::unique_ptr<Executable> exe =
+        tbb_engine().compile(p, CompileOptions{.fusion = fused, .checked = true, .order = order});
+    EXPECT_EQ(exe->reduction_order(), order) << order.describe();
+    std::vector<Array> got = exe->run(inputs);
+    ASSERT_EQ(got.size(), oracle.size());
+    for (size_t i = 0; i < got.size(); ++i)
+      EXPECT_TRUE(identical(got[i], oracle[i]))
+          << (fused ? "fused, " : "unfused, ") << order.describe() << ", result " << i << ": "
+          << compare_arrays(oracle[i], got[i]).value_or("differs bitwise") << "\n"
+          << text;
+  }
 }
 
 } // namespace strata::test
