@@ -107,10 +107,11 @@ BScalar transcendental(Prim op, const BScalar& a, const Scalar& point, int math_
     break;
   }
   case Prim::Tan:
-    if (a.lo != a.hi && may_contain(a.lo, a.hi, pi / 2, pi)) return a.undetermined(Why::Overflow);
+    if (a.lo != a.hi && may_contain(a.lo, a.hi, pi / 2, pi))
+      return BScalar{point, 0, 0, Why::Overflow};
     r = enclose<T>(point, flo, fhi);
     break;
-  default: return a.undetermined(Why::Unsupported);
+  default: return BScalar{point, 0, 0, Why::Unsupported};
   }
   if (!r.determined()) return r;
   int widen = math_ulps + kLibmUlps + 2;
@@ -134,11 +135,11 @@ BScalar two_operand_transcendental(Prim op, const BScalar& a, const BScalar& b, 
     corners = true;
   } else if (yl == yh && std::trunc(yl) == yl && std::fabs(yl) < T(1e9)) {
     // An integer exponent: monotone on each side of 0, 0 (n > 0) between.
-    if (xl <= 0 && xh >= 0 && yl < 0) return a.undetermined(Why::Overflow);
+    if (xl <= 0 && xh >= 0 && yl < 0) return BScalar{point, 0, 0, Why::Overflow};
     corners = true;
     with_zero = xl < 0 && xh > 0;
   }
-  if (!corners) return a.undetermined(Why::Unsupported);
+  if (!corners) return BScalar{point, 0, 0, Why::Unsupported};
   BScalar r = hull_of<T>(
       point, {at(op, xl, yl, loc), at(op, xl, yh, loc), at(op, xh, yl, loc), at(op, xh, yh, loc)});
   if (!r.determined()) return r;
@@ -163,7 +164,7 @@ BScalar float_prim(Prim op, const BScalar& a, const BScalar& b, const Scalar& po
     return hull_of<T>(point, {at(op, al, bl, loc), at(op, al, bh, loc), at(op, ah, bl, loc),
                               at(op, ah, bh, loc)});
   case Prim::Div:
-    if (bl <= 0 && bh >= 0) return a.undetermined(Why::Overflow);
+    if (bl <= 0 && bh >= 0) return BScalar{point, 0, 0, Why::Overflow};
     return hull_of<T>(point, {at(op, al, bl, loc), at(op, al, bh, loc), at(op, ah, bl, loc),
                               at(op, ah, bh, loc)});
   case Prim::Min:

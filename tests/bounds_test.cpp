@@ -13,6 +13,7 @@
 #include "interpreter/bounds.h"
 #include "interpreter/sum_bound.h"
 #include "oracle/bounded_compare.h"
+#include "oracle/generator.h"
 #include "tests/test_util.h"
 
 namespace strata {
@@ -276,6 +277,73 @@ TEST(Bounds, ExamplesExpectedFilesLieInsideTheirBounds) {
     }
   }
   EXPECT_GT(checked, 20);
+}
+
+// Soundness on random programs of the differential harness's generator: the
+// canonical, blocked and small orders all lie inside the any-order bounds
+// (an element may only fail when it is undetermined), and a value moved
+// outside a determined bound fails.
+TEST(Bounds, GeneratedProgramsInEveryOrderLieInsideTheAnyOrderBounds) {
+  ElementCounts total;
+  int programs = 0, moved = 0;
+  for (uint64_t seed = 1; seed <= 600; ++seed) {
+    GeneratedCase c = generate_case(seed, int(seed % 50));
+    Program p = c.checked();
+    std::vector<Array> canonical;
+    try {
+      canonical = interpret(p, c.inputs);
+    } catch (const Error&) {
+      continue;
+    }
+    auto bounds = bound_program(p, c.inputs, Freedoms{true, ReductionOrder::canonical(), 0});
+    ASSERT_EQ(bounds.size(), canonical.size());
+    ++programs;
+    for (const ReductionOrder& order :
+         {ReductionOrder::canonical(), ReductionOrder::blocked(), ReductionOrder::small()}) {
+      InterpreterOptions options;
+      options.order = order;
+      std::vector<Array> other;
+      try {
+        other = interpret(p, c.inputs, options);
+      } catch (const Error&) {
+        continue; // another order may take another branch into an error
+      }
+      for (size_t i = 0; i < bounds.size(); ++i) {
+        if (order.is_canonical()) {
+          ASSERT_TRUE(identical(bounds[i].value, other[i])) << c.text;
+        }
+        BoundedComparison r = compare_with_bounds(bounds[i], other[i]);
+        EXPECT_EQ(r.failures, r.counts.not_compared) << c.text << "\n"
+                                                     << order.describe() << ": " << r.messages[0];
+        total += r.counts;
+      }
+    }
+    // The first determined float element moved past its bound fails.
+    for (size_t i = 0; i < bounds.size() && moved < programs; ++i) {
+      for (size_t leaf = 0; leaf < bounds[i].value.num_leaves(); ++leaf) {
+        for (int64_t e = 0; e < bounds[i].size(); ++e) {
+          BScalar b = bounds[i].leaf(leaf, e);
+          if (!b.determined() || !b.is_float() || std::fabs(b.hi) > 1e30) continue;
+          Array wrong = Array::allocate(bounds[i].value.elem_type(), bounds[i].shape());
+          for (size_t l = 0; l < wrong.num_leaves(); ++l)
+            for (int64_t k = 0; k < wrong.size(); ++k)
+              wrong.write(l, k, bounds[i].value.read(l, k));
+          double past = b.hi + std::fabs(b.hi) * 1e-3 + 1;
+          wrong.write(leaf, e,
+                      b.point.kind() == ScalarKind::F32 ? Scalar::make(float(past))
+                                                        : Scalar::make(past));
+          EXPECT_FALSE(compare_with_bounds(bounds[i], wrong).ok()) << c.text;
+          ++moved;
+          leaf = bounds[i].value.num_leaves();
+          break;
+        }
+      }
+    }
+  }
+  std::cout << programs << " programs, " << moved << " moved values; " << total.str() << "\n";
+  EXPECT_GT(programs, 400);
+  EXPECT_GT(moved, 20);
+  EXPECT_GT(total.bounded, 100);
 }
 
 } // namespace
