@@ -81,7 +81,8 @@ BoundedComparison compare_with_bounds(const BoundedArray& bounds, const Array& a
       } else if (!b.is_float()) {
         ++c.counts.bitwise;
         if (!b.point.identical(found))
-          fail(where() + "expected " + format_value(b.point) + ", found " + format_value(found));
+          fail(where() + "found " + format_value(found) + ", the interpreter " +
+               format_value(b.point) + " (compared bitwise)");
       } else {
         ++c.counts.bounded;
         if (std::string line = outside(b, found); !line.empty()) fail(where() + line);

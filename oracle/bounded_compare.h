@@ -8,7 +8,10 @@
 //    matching NaN) passes, counted `bitwise`; otherwise it fails, counted
 //    `not_compared`, with the reason the bound could not be carried.
 // A failure is one line: the element, the value found, the interval (the
-// tolerance that was used) and how far outside it is, absolutely and in ulps.
+// tolerance that was used) and how far outside it is, absolutely and in ulps
+// ("element (3): found 1.1, outside the bound [1, 1.0000002] by 0.0999998
+// (838860 ulps)"), or the interpreter's value for an element compared
+// bitwise ("element (2): found 31, the interpreter 30 (compared bitwise)").
 #pragma once
 
 #include <cstdint>
