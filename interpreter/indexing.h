@@ -26,6 +26,12 @@ inline std::pair<Shape, int64_t> split_inner(const Shape& sh) {
   return {Shape(sh.begin(), sh.end() - 1), sh.back()};
 }
 
+// A permute target that drops its element: every component -1 (see docs/language.md).
+inline bool is_ignore_target(const Index& target) {
+  return !target.empty() &&
+         std::all_of(target.begin(), target.end(), [](int64_t t) { return t == -1; });
+}
+
 inline Shape with_inner(Shape outer, int64_t n) {
   outer.push_back(n);
   return outer;

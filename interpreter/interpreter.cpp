@@ -18,12 +18,6 @@ std::string quoted(std::string_view s) {
   return "`" + std::string(s) + "`";
 }
 
-// A permute target that drops its element: every component -1 (see docs/language.md).
-bool is_ignore(const Index& target) {
-  return !target.empty() &&
-         std::all_of(target.begin(), target.end(), [](int64_t t) { return t == -1; });
-}
-
 class Interpreter {
 public:
   explicit Interpreter(const InterpreterOptions& options) : options_(options) {}
@@ -526,7 +520,7 @@ private:
         [&](int64_t i) {
           Index target = apply(p.target, Value::index(ix)).to_index();
           next_index(ix, src.shape());
-          if (is_ignore(target)) return;
+          if (is_ignore_target(target)) return;
           if (!in_bounds(out.shape(), target))
             throw Error(ErrorKind::Bounds, a.loc,
                         "target index " + shape_str(target) + " out of bounds for shape " +

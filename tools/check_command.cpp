@@ -1,8 +1,11 @@
-// strata check FILE|DIR ... [name=in.npy ...] [--engine NAME]
+// strata check FILE|DIR ... [name=in.npy ...] [--engine NAME] [--rtol R --atol A]
 //
 // Runs each program on the interpreter (the oracle) and on every available
-// engine, compares every engine with the oracle, and compares the oracle with
-// the expected results stored beside the program, if any.
+// engine, compares every engine with the oracle (bitwise, the oracle replaying
+// the engine's order), and compares the oracle with the expected results
+// stored beside the program, if any: inside the bounds of every legal
+// evaluation (interpreter/bounds.h, Freedoms::numpy()), or within the user's
+// --rtol/--atol.
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
@@ -10,7 +13,8 @@
 
 #include <map>
 
-#include "oracle/compare.h"
+#include "interpreter/bounds.h"
+#include "oracle/bounded_compare.h"
 #include "oracle/differential.h"
 #include "oracle/registry.h"
 #include "tools/bundle_replay.h"
@@ -44,15 +48,32 @@ std::vector<fs::path> program_files(const std::vector<std::string>& targets) {
   return files;
 }
 
-std::optional<std::string> compare_all(const std::vector<Array>& expected,
-                                       const std::vector<Array>& actual) {
-  if (expected.size() != actual.size())
-    return std::to_string(expected.size()) + " result(s) expected, " +
-           std::to_string(actual.size()) + " found";
-  for (size_t i = 0; i < expected.size(); ++i)
-    if (auto diff = compare_arrays(expected[i], actual[i]))
-      return (expected.size() > 1 ? "result " + std::to_string(i) + ": " : "") + *diff;
-  return std::nullopt;
+// How the interpreter's results are compared with the expected files: by
+// default with the bounds of every legal evaluation (interpreter/bounds.h)
+// given NumPy's freedoms (any summation order, transcendentals within 4
+// ulps); with --rtol/--atol, |x - e| <= atol + rtol * |e| instead.
+struct ExpectedPolicy {
+  bool user_tolerance = false;
+  double rtol = 0, atol = 0;
+};
+
+// Every result against its expected file: counts summed, failures listed.
+BoundedComparison compare_expected(const Program& program, const std::vector<Array>& inputs,
+                                   const std::vector<Array>& expected,
+                                   const std::vector<Array>& oracle, const ExpectedPolicy& policy) {
+  BoundedComparison all;
+  std::vector<BoundedArray> bounds;
+  if (!policy.user_tolerance) bounds = bound_program(program, inputs, Freedoms::numpy());
+  for (size_t i = 0; i < expected.size(); ++i) {
+    BoundedComparison c = policy.user_tolerance
+                              ? compare_within(oracle[i], expected[i], policy.rtol, policy.atol)
+                              : compare_with_bounds(bounds[i], expected[i]);
+    all.counts += c.counts;
+    all.failures += c.failures;
+    for (const std::string& m : c.messages)
+      all.messages.push_back((expected.size() > 1 ? "result " + std::to_string(i) + ": " : "") + m);
+  }
+  return all;
 }
 
 double millis_since(std::chrono::steady_clock::time_point start) {
@@ -72,7 +93,8 @@ struct Tally {
 };
 
 void check_program(const fs::path& file, const std::vector<std::string>& assignments,
-                   const std::vector<const Engine*>& engines, const Views& views, Tally& tally) {
+                   const std::vector<const Engine*>& engines, const Views& views,
+                   const ExpectedPolicy& policy, Tally& tally) {
   std::vector<Array> oracle;
   Program program;
   try {
@@ -101,12 +123,16 @@ void check_program(const fs::path& file, const std::vector<std::string>& assignm
     bool expected_diff = false;
     std::string expected_word = "yes (no expected output)";
     if (auto expected = load_expected(file, oracle.size())) {
-      auto diff = compare_all(*expected, oracle);
-      expected_diff = bool(diff);
+      BoundedComparison c = compare_expected(program, inputs, *expected, oracle, policy);
+      expected_diff = !c.ok();
       expected_word = "yes (expected)";
-      tally.report(!diff, file, "interp vs expected",
-                   diff ? *diff : "(" + std::to_string(ms) + " ms)");
-      if (diff) std::cerr << explain_difference(program, inputs, *diff);
+      std::string counts = c.counts.str();
+      tally.report(c.ok(), file, "interp vs expected",
+                   c.ok() ? "(" + counts + "; " + std::to_string(ms) + " ms)"
+                          : std::to_string(c.failures) + " element(s) differ (" + counts + ")");
+      for (const std::string& m : c.messages)
+        std::cerr << "      " << m << "\n";
+      if (!c.ok()) std::cerr << explain_difference(program, inputs, c.messages[0]);
     } else {
       tally.report(true, file, "interp", "(no expected output; " + std::to_string(ms) + " ms)");
     }
@@ -166,11 +192,16 @@ int check_command(const Args& args) {
       "usage: strata check FILE|DIR ... [name=in.npy ...] [options]\n\n"
       "Runs each program on the interpreter and on every available engine and\n"
       "compares: each engine with the interpreter, and the interpreter with the\n"
-      "expected results in FILE-without-.strata/expected[.K].npy when present.\n"
+      "expected results in FILE-without-.strata/expected[.K].npy when present:\n"
+      "every element inside the bounds of every legal evaluation (any summation\n"
+      "order, transcendentals within 4 ulps), or within --rtol/--atol.\n"
       "Inputs default to FILE-without-.strata/NAME.npy. Exit 1 on any failure.\n\n"
       "options");
   options.add_options()("engine,e", po::value<std::vector<std::string>>(),
-                        "check only these engines (repeatable)");
+                        "check only these engines (repeatable)")(
+      "rtol", po::value<double>(),
+      "compare with the expected files as |x - e| <= atol + rtol*|e| instead of bounds")(
+      "atol", po::value<double>(), "absolute tolerance for --rtol (default 0)");
   Views::add_options(options);
   ParsedArgs parsed = parse_args(args, options);
   if (parsed.help) {
@@ -204,9 +235,17 @@ int check_command(const Args& args) {
   Views views = Views::from(parsed.vars);
   if ((!views.dump_dot.empty() || !views.report.empty()) && files.size() != 1)
     throw Error(ErrorKind::Usage, "check: --dump-dot and --report need exactly one program");
+  ExpectedPolicy policy;
+  if (parsed.vars.count("rtol") || parsed.vars.count("atol")) {
+    policy.user_tolerance = true;
+    if (parsed.vars.count("rtol")) policy.rtol = parsed.vars["rtol"].as<double>();
+    if (parsed.vars.count("atol")) policy.atol = parsed.vars["atol"].as<double>();
+    if (!(policy.rtol >= 0) || !(policy.atol >= 0))
+      throw Error(ErrorKind::Usage, "check: --rtol and --atol must be non-negative numbers");
+  }
   Tally tally;
   for (const fs::path& file : files)
-    check_program(file, assignments, engines, views, tally);
+    check_program(file, assignments, engines, views, policy, tally);
   std::cout << "\n";
   tally.table.print(std::cout);
   std::cout << "\n"
