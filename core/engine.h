@@ -49,6 +49,12 @@ public:
   // CompileOptions::order for the engines: the oracle replays it and compares
   // every element bitwise.
   virtual ReductionOrder reduction_order() const { return ReductionOrder::canonical(); }
+  // How far its transcendental functions (exp log sin ...) may be from
+  // correctly rounded, in ulps, where they are not the interpreter's C
+  // library calls (a vector math library); 0: bitwise the interpreter's.
+  // Then the oracle cannot replay them, and compares under sound bounds
+  // carried through every later operation (interpreter/bounds.h).
+  virtual int math_ulps() const { return 0; }
   virtual const CompileReport& compile_report() const {
     static const CompileReport none;
     return none;

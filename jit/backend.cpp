@@ -389,6 +389,10 @@ std::string symbol_prefix(const std::string& key) {
   return "strata_k" + key;
 }
 
+Veclib active_veclib() {
+  return Backend::get().veclib;
+}
+
 std::string target_description() {
   return Backend::get().target;
 }

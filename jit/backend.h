@@ -56,6 +56,8 @@ enum class Veclib { None, Libmvec };
 // empty or "none" is None, "libmvec" is Libmvec; anything else is a usage
 // Error naming the accepted values.
 Veclib parse_veclib(const char* value);
+// The vector math library of this process's backend (STRATA_JIT_VECLIB).
+Veclib active_veclib();
 
 // The module of `code` after the pass pipeline every kernel goes through, as
 // LLVM IR text (tests check what the vectoriser did); nothing is loaded. The

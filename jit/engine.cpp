@@ -77,6 +77,9 @@ public:
   // Folds and scans run CompileOptions::order: chunk sizes on the host
   // (jit/kernels.cpp), lanes in the chunk entries (jit/fold_codegen.h).
   ReductionOrder reduction_order() const override { return options_.order; }
+  // libmvec's functions are within 4 ulps of correctly rounded (glibc's
+  // libm-test-ulps; docs/jit.md "Vector math library").
+  int math_ulps() const override { return active_veclib() == Veclib::Libmvec ? 4 : 0; }
   const CompileReport& compile_report() const override { return report_; }
 
 private:

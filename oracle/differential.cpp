@@ -1,6 +1,8 @@
 #include "oracle/differential.h"
 
+#include "interpreter/bounds.h"
 #include "interpreter/interpreter.h"
+#include "oracle/bounded_compare.h"
 #include "oracle/compare.h"
 
 namespace strata {
@@ -51,6 +53,7 @@ Outcome run_engine(const Engine& engine, const Program& program, const std::vect
   for (int r = 0; r < runs; ++r) {
     Outcome o;
     o.order = exe->reduction_order();
+    o.math_ulps = exe->math_ulps();
     try {
       o.results = exe->run(inputs);
     } catch (const Error& e) {
@@ -97,6 +100,29 @@ std::optional<std::string> compare_outcomes(const Outcome& expected, const Outco
   return std::nullopt;
 }
 
+std::optional<std::string> compare_with_oracle(const Program& program,
+                                               const std::vector<Array>& inputs,
+                                               const Outcome& oracle, const Outcome& actual,
+                                               ElementCounts* counts) {
+  if (actual.math_ulps == 0 || oracle.error || actual.error)
+    return compare_outcomes(oracle, actual, counts);
+  if (oracle.results.size() != actual.results.size())
+    return compare_outcomes(oracle, actual, counts);
+  Freedoms freedoms;
+  freedoms.order = actual.order;
+  freedoms.math_ulps = actual.math_ulps;
+  std::vector<BoundedArray> bounds = bound_program(program, inputs, freedoms);
+  for (size_t i = 0; i < bounds.size() && i < actual.results.size(); ++i) {
+    BoundedComparison c = compare_with_bounds(bounds[i], actual.results[i]);
+    if (counts) *counts += c.counts;
+    if (!c.ok())
+      return (bounds.size() > 1 ? "result " + std::to_string(i) + ": " : "") +
+             (c.messages.empty() ? std::string("outside its bounds") : c.messages[0]) +
+             " (math within " + std::to_string(actual.math_ulps) + " ulps)";
+  }
+  return std::nullopt;
+}
+
 DiffReport differential_check(const Program& program, const std::vector<Array>& inputs,
                               const Engine& engine, const CompileOptions& options) {
   DiffReport report;
@@ -121,7 +147,7 @@ DiffReport differential_check(const Program& program, const std::vector<Array>& 
     unfused.fusion = false;
     if (same_error(run_engine(engine, program, inputs, unfused), report.oracle)) return report;
   }
-  if (auto diff = compare_outcomes(report.oracle, actual, &report.counts)) {
+  if (auto diff = compare_with_oracle(program, inputs, report.oracle, actual, &report.counts)) {
     report.agree = false;
     report.disagreement = who + " vs interp (" + actual.order.describe() + " order): " + *diff;
   }

@@ -27,6 +27,7 @@ struct Outcome {
   std::string headline; // the error's Error::headline(): what is compared
   std::string message;  // the error's what() (headline and context): what people read
   ReductionOrder order; // the association order its reductions ran in
+  int math_ulps = 0;    // Executable::math_ulps of the run
 };
 
 // How the output elements (scalar values: an element of a tuple type counts
@@ -65,6 +66,15 @@ Outcome run_oracle(const Program& program, const std::vector<Array>& inputs,
 // Adds to `counts` the elements compared when both have results.
 std::optional<std::string> compare_outcomes(const Outcome& expected, const Outcome& actual,
                                             ElementCounts* counts = nullptr);
+
+// An engine's outcome against the oracle's in the engine's order: bitwise
+// (compare_outcomes), or, when the engine's math library is not the
+// interpreter's (math_ulps > 0), every float under sound bounds carried
+// through the program (interpreter/bounds.h, oracle/bounded_compare.h).
+std::optional<std::string> compare_with_oracle(const Program& program,
+                                               const std::vector<Array>& inputs,
+                                               const Outcome& oracle, const Outcome& actual,
+                                               ElementCounts* counts = nullptr);
 
 struct DiffReport {
   bool agree = true;

@@ -338,3 +338,27 @@ TEST(JitVeclib, ResultsAgreeWithinTheBound) {
 
 } // namespace
 } // namespace strata::test
+
+namespace strata {
+namespace {
+
+// With libmvec the oracle cannot replay the jit's exp/log: `strata check`
+// compares the jit's results under sound bounds carried through the program
+// (math within 4 ulps), counted "under a bound", and still passes a correct
+// run (issue 16, item 3).
+TEST(JitVeclibCheck, CheckComparesUnderPropagatedBounds) {
+  test::TempDir cache;
+  setenv("STRATA_JIT_VECLIB", "libmvec", 1);
+  setenv("STRATA_CACHE_DIR", cache.path().c_str(), 1);
+  test::CliResult r =
+      test::run_cli("check " + test::source_path("examples/blackscholes.strata") + " --engine jit");
+  unsetenv("STRATA_JIT_VECLIB");
+  unsetenv("STRATA_CACHE_DIR");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("under a bound"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find(" 0 under a bound"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(", 0 not compared"), std::string::npos) << r.out;
+}
+
+} // namespace
+} // namespace strata

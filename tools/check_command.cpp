@@ -162,13 +162,14 @@ void check_program(const fs::path& file, const std::vector<std::string>& assignm
         try {
           exe = t.time("compile", [&] { return engine->compile(program, options); });
           actual.order = exe->reduction_order();
+          actual.math_ulps = exe->math_ulps();
           actual.results = t.time("run", [&] { return exe->run(inputs); });
         } catch (const Error& e) {
           record_error(actual, e);
         }
         double engine_ms = millis_since(engine_start);
         ElementCounts counts;
-        auto diff = compare_outcomes(oracle_in(actual.order), actual, &counts);
+        auto diff = compare_with_oracle(program, inputs, oracle_in(actual.order), actual, &counts);
         std::string order = actual.order == oracle_order ? "" : ", " + actual.order.describe();
         tally.report(!diff, file, label + " vs interp",
                      diff ? *diff + " (oracle in the " + actual.order.describe() + " order)"
