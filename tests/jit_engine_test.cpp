@@ -16,7 +16,6 @@
 #include "jit/backend.h"
 #include "jit/engine.h"
 #include "oracle/compare.h"
-#include "oracle/tolerance.h"
 #include "tests/cli_util.h"
 #include "tests/fusion_programs.h"
 #include "tests/jit_ir.h"
@@ -35,20 +34,19 @@ std::vector<Array> run_jit(const Program& p, const std::vector<Array>& inputs, b
   return jit_engine().compile(p, CompileOptions{fused, true})->run(inputs);
 }
 
-// Agreement with the interpreter: results bitwise (float sums, which the jit
-// runs in the blocked order, within the oracle's tolerance), or an error of the same kind
-// (for division by zero, a message the interpreter's starts with: it adds the
-// element being computed).
+// Agreement with the interpreter replaying the jit's blocked order: results
+// bitwise, or an error of the same kind (for division by zero, the same
+// headline: the interpreter only adds the element being computed).
 void expect_same(const Program& p, const std::vector<Array>& inputs, const std::string& what) {
   std::vector<Array> oracle;
   std::optional<Error> oracle_error;
+  InterpreterOptions blocked;
+  blocked.order = ReductionOrder::blocked();
   try {
-    oracle = interpret(p, inputs);
+    oracle = interpret(p, inputs, blocked);
   } catch (const Error& e) {
     oracle_error = e;
   }
-  ProgramTolerance tol;
-  if (!oracle_error) tol = derive_tolerance(p, inputs);
   for (bool fused : {true, false}) {
     SCOPED_TRACE(what + (fused ? " fused" : " unfused"));
     try {
@@ -57,10 +55,6 @@ void expect_same(const Program& p, const std::vector<Array>& inputs, const std::
                                  << ", jit did not";
       ASSERT_EQ(got.size(), oracle.size());
       for (size_t i = 0; i < got.size(); ++i) {
-        if (tol.results.at(i).mode != ResultTolerance::Mode::Exact) {
-          EXPECT_EQ(compare_with_tolerance(oracle[i], got[i], tol.results[i]), std::nullopt);
-          continue;
-        }
         EXPECT_TRUE(identical(got[i], oracle[i]))
             << "result " << i << ": "
             << compare_arrays(oracle[i], got[i]).value_or("differs bitwise");
@@ -305,10 +299,9 @@ TEST(JitEngine, StencilErrorsAreTheFirstInRowMajorOrder) {
   }
 }
 
-// Float sums run the blocked order (32 lanes per chunk of a long row): within
-// the oracle's tolerance of the canonical order on short and long rows, exact
-// where every partial sum is.
-TEST(JitEngine, FloatSumsAreWithinTheOraclesTolerance) {
+// Float sums run the blocked order (32 lanes per chunk of a long row):
+// bitwise the interpreter's replay of it on short and long rows.
+TEST(JitEngine, FloatSumsAreTheReplayedOrdersBitwise) {
   for (const char* shape : {"(ix 3 1000)", "(ix 2 100003)", "(ix 0 5)", "(ix 4 0)", "(ix 1 1)"}) {
     for (const char* fold : {"fold (lambda ((a f32) (b f32)) (+ a b)) 0.5f32",
                              "fold1 (lambda ((a f32) (b f32)) (+ b a))",
@@ -322,13 +315,12 @@ TEST(JitEngine, FloatSumsAreWithinTheOraclesTolerance) {
         continue; // fold1 over empty rows: an error, tested elsewhere
       SCOPED_TRACE(program);
       Program p = parse_and_check(program);
-      std::vector<Array> oracle = interpret(p, {});
-      ProgramTolerance tol = derive_tolerance(p, {});
-      ASSERT_EQ(tol.results.size(), 1u);
-      EXPECT_EQ(tol.results[0].mode, ResultTolerance::Mode::Bounded);
+      InterpreterOptions blocked;
+      blocked.order = ReductionOrder::blocked();
+      std::vector<Array> oracle = interpret(p, {}, blocked);
       for (bool fused : {true, false}) {
         std::vector<Array> got = run_jit(p, {}, fused);
-        EXPECT_EQ(compare_with_tolerance(oracle[0], got[0], tol.results[0]), std::nullopt);
+        EXPECT_EQ(compare_bitwise(oracle[0], got[0]), std::nullopt);
       }
     }
   }
