@@ -15,6 +15,7 @@
 // runs on kBatch consecutive elements at a time (read in place), accumulator
 // lane l of a chunk takes elements l, l+L, l+2L, ... (tbb/fold_native.h), and
 // the lanes are combined by a fixed tree of halves.
+#include "core/runtime_errors.h"
 #include "tbb/combiner.h"
 #include "tbb/fold_native.h"
 #include "tbb/kernels.h"
@@ -160,12 +161,7 @@ void run_fold(Runtime& rt, const Kernel& k, const kn::Fold& fold) {
   p.has_seed = fold.seed != nullptr;
   if (p.has_seed) p.seed = rt.eval(*fold.seed);
   Array out = rt.allocate(k.outputs[0], fold.input.type.elem(), outer);
-  if (!p.has_seed && p.n == 0 && p.rows > 0) {
-    const SourceOp& op = k.ops.back();
-    throw Error(ErrorKind::EmptyReduction, op.loc,
-                "fold1 over an empty row (row " + shape_str(from_linear(outer, 0)) + " of shape " +
-                    shape_str(p.shape) + ")");
-  }
+  if (!p.has_seed && p.n == 0 && p.rows > 0) throw fold1_empty_row(p.shape, k.ops.back().loc);
   if (p.n >= kLongRow) {
     fold_long_rows(rt, fold, p, out);
   } else if (p.rows > 0) {
