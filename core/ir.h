@@ -60,9 +60,12 @@ struct ShapeOf { AccPtr array; };                                 // (shape A)
 struct SizeOf { AccPtr array; };                                  // (size A)
 // `origin`, when set, is the operation that a bounds error names instead of
 // `!` / `!!` / `to-index`: fusion turns a fused `backpermute` into such a read.
-// It is not part of the text form: the printer drops it and `equal` ignores it.
-struct Read { AccPtr array; ExpPtr index; std::string origin = {}; };       // (! A ix)
-struct LinearRead { AccPtr array; ExpPtr index; std::string origin = {}; }; // (!! A i)
+// `source`, when set, is the program's name for the array that fusion renamed
+// to a manifest name (`a3`): bounds errors name the array by it, as the
+// interpreter does. Neither is part of the text form: the printer drops them
+// and `equal` ignores them.
+struct Read { AccPtr array; ExpPtr index; std::string origin = {}, source = {}; };       // (! A ix)
+struct LinearRead { AccPtr array; ExpPtr index; std::string origin = {}, source = {}; }; // (!! A i)
 struct The { AccPtr array; };                                     // (the A)
 struct ToIndex { ExpPtr shape, index; std::string origin = {}; };  // (to-index sh ix)
 struct FromIndex { ExpPtr shape, index; };                        // (from-index sh i)

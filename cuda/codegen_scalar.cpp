@@ -143,11 +143,6 @@ ArrayId ScalarGen::array_of(const Acc& a) const {
   return id;
 }
 
-std::string ScalarGen::array_name(ArrayId id) const {
-  const ManifestArray& m = g_.arrays[size_t(id)];
-  return m.source_name.empty() ? m.name : m.source_name;
-}
-
 std::string ScalarGen::shape_word(ArrayId id, int k) const {
   return "c.T[" + std::to_string(out_.offsets[size_t(id)] + k) + "]";
 }
@@ -177,7 +172,7 @@ Val ScalarGen::load(ArrayId id, const std::string& pos) {
 
 // A bounds-checked read at index ix; out of range reports and reads nothing.
 Val ScalarGen::read(ArrayId id, const std::vector<std::string>& ix, const Exp& e,
-                    const std::string& op) {
+                    const ReadNames& names) {
   std::string pos = var(ScalarKind::I64, "0"), ok = var(ScalarKind::Bool, "true");
   for (size_t k = 0; k < ix.size(); ++k) {
     std::string n = shape_word(id, int(k));
@@ -187,8 +182,8 @@ Val ScalarGen::read(ArrayId id, const std::vector<std::string>& ix, const Exp& e
   ErrorSite s;
   s.kind = ErrorSite::Kind::Read;
   s.loc = e.loc;
-  s.opname = op;
-  s.array = array_name(id);
+  s.opname = names.op;
+  s.array = names.array;
   s.array_id = id;
   s.rank = int(ix.size());
   int n = site(s);
@@ -295,8 +290,7 @@ Val ScalarGen::exp(const Exp& e) {
           },
           [&](const ex::The& x) -> Val { return load(array_of(*x.array), "0"); },
           [&](const ex::Read& x) -> Val {
-            return read(array_of(*x.array), exp(*x.index).leaves, e,
-                        x.origin.empty() ? "!" : x.origin);
+            return read(array_of(*x.array), exp(*x.index).leaves, e, read_names(x));
           },
           [&](const ex::LinearRead& x) -> Val {
             ArrayId id = array_of(*x.array);
@@ -305,8 +299,9 @@ Val ScalarGen::exp(const Exp& e) {
             ErrorSite s;
             s.kind = ErrorSite::Kind::LinearRead;
             s.loc = e.loc;
-            s.opname = x.origin.empty() ? "!!" : x.origin;
-            s.array = array_name(id);
+            ReadNames names = read_names(x);
+            s.opname = names.op;
+            s.array = names.array;
             s.array_id = id;
             int n = site(s);
             line("if (!" + ok + " && s_fail(c, " + std::to_string(n) + ")) c.E->v[0] = " + i + ";");
@@ -327,7 +322,7 @@ Val ScalarGen::exp(const Exp& e) {
             ErrorSite s;
             s.kind = ErrorSite::Kind::ToIndex;
             s.loc = e.loc;
-            s.opname = x.origin.empty() ? "to-index" : x.origin;
+            s.opname = to_index_op(x);
             s.rank = int(sh.size());
             int n = site(s);
             open("if (!" + ok + ") {");

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/runtime_errors.h"
 #include "cuda/codegen.h"
 
 namespace strata::cuda {
@@ -75,10 +76,10 @@ private:
 
   int site(ErrorSite s);
   ArrayId array_of(const Acc& a) const;
-  std::string array_name(ArrayId id) const;
   Val prim(const ex::PrimApp& p, const Exp& e);
   Val cast(const Val& a, ScalarKind to);
-  Val read(ArrayId id, const std::vector<std::string>& ix, const Exp& e, const std::string& op);
+  // `names`: the operation and the program's array name a bounds error gives.
+  Val read(ArrayId id, const std::vector<std::string>& ix, const Exp& e, const ReadNames& names);
 };
 
 } // namespace strata::cuda

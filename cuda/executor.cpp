@@ -173,19 +173,12 @@ private:
       return linear_index_out_of_bounds(e.v[0], arrays_[size_t(s.array_id)].shape, s.opname,
                                         s.array, s.loc);
     case ErrorSite::Kind::ToIndex:
-      return Error(ErrorKind::Bounds, s.loc,
-                   "index " + shape_str(words(s.rank, s.rank)) + " out of bounds for shape " +
-                       shape_str(words(0, s.rank)) + " in `" + s.opname + "`");
+      return to_index_out_of_bounds(words(s.rank, s.rank), words(0, s.rank), s.opname, s.loc);
     case ErrorSite::Kind::FromIndex:
-      return Error(ErrorKind::Bounds, s.loc,
-                   "linear index " + std::to_string(e.v[s.rank]) + " out of bounds for shape " +
-                       shape_str(words(0, s.rank)) + " in `from-index`");
+      return from_index_out_of_bounds(e.v[s.rank], words(0, s.rank), s.loc);
     case ErrorSite::Kind::PermuteTarget:
-      return Error(ErrorKind::Bounds, s.loc,
-                   "target index " + shape_str(words(0, s.rank)) + " out of bounds for shape " +
-                       shape_str(arrays_[size_t(s.array_id)].shape) +
-                       " in `permute` (source element " +
-                       shape_str(from_linear(permute_source_, int64_t(e.first))) + ")");
+      return permute_target_out_of_bounds(words(0, s.rank), arrays_[size_t(s.array_id)].shape,
+                                          from_linear(permute_source_, int64_t(e.first)), s.loc);
     }
     return Error(ErrorKind::Resource, s.loc, "unknown error site");
   }
@@ -219,14 +212,19 @@ private:
   // ---- kernels
   void block(const Block& b) {
     for (const Kernel& k : b)
-      std::visit(
-          Overload{
-              [&](const kn::Generate& x) { generate(k, x); },
-              [&](const kn::Fold& x) { fold(k, x); }, [&](const kn::FoldSeg& x) { foldseg(k, x); },
-              [&](const kn::Scan& x) { scan(k, x); }, [&](const kn::Permute& x) { permute(k, x); },
-              [&](const kn::Stencil& x) { stencil(k, x); }, [&](const kn::Loop& x) { loop(k, x); },
-              [&](const kn::Branch& x) { branch(k, x); }},
-          k.body);
+      try {
+        std::visit(Overload{[&](const kn::Generate& x) { generate(k, x); },
+                            [&](const kn::Fold& x) { fold(k, x); },
+                            [&](const kn::FoldSeg& x) { foldseg(k, x); },
+                            [&](const kn::Scan& x) { scan(k, x); },
+                            [&](const kn::Permute& x) { permute(k, x); },
+                            [&](const kn::Stencil& x) { stencil(k, x); },
+                            [&](const kn::Loop& x) { loop(k, x); },
+                            [&](const kn::Branch& x) { branch(k, x); }},
+                   k.body);
+      } catch (const Error& e) {
+        rethrow_kernel_error(e, k);
+      }
   }
 
   void generate(const Kernel& k, const kn::Generate& x) {
@@ -272,10 +270,7 @@ private:
     int64_t n = sh.back();
     Shape outer(sh.begin(), sh.end() - 1);
     int64_t rows = shape_size(outer);
-    if (!x.seed && n == 0 && rows > 0)
-      throw Error(ErrorKind::EmptyReduction, k.ops.back().loc,
-                  "fold1 over an empty row (row " + shape_str(from_linear(outer, 0)) +
-                      " of shape " + shape_str(sh) + ")");
+    if (!x.seed && n == 0 && rows > 0) throw fold1_empty_row(sh, k.ops.back().loc);
     set(k.outputs[0], allocate(k.outputs[0], outer));
     if (!order_.fold_chunked(n)) {
       launch(entry(k, "rows"), row_params(sh, rows, n, 1), rows);

@@ -1,39 +1,31 @@
 #include "fusion/checks.h"
 
+#include "core/runtime_errors.h"
+
 namespace strata {
 
 void run_delayed_checks(const Delayed& d, const std::function<Index(const ExpPtr&)>& eval) {
-  auto quoted = [](const std::string& s) { return "`" + s + "`"; };
   for (const Check& c : d.checks) {
     switch (c.kind) {
-    case Check::Kind::NonNegative: {
-      Index sh = eval(c.a);
-      for (int64_t x : sh)
-        if (x < 0)
-          throw Error(ErrorKind::Shape, c.op.loc,
-                      "negative extent in shape " + shape_str(sh) + " of " + quoted(c.op.name));
-      break;
-    }
+    case Check::Kind::NonNegative: check_extents(eval(c.a), c.op.name, c.op.loc); break;
     case Check::Kind::SameSize: {
       Index to = eval(c.a), from = eval(c.b);
-      if (shape_size(to) != shape_size(from))
-        throw Error(ErrorKind::Shape, c.op.loc,
-                    "reshape from shape " + shape_str(from) + " (" +
-                        std::to_string(shape_size(from)) + " elements) to shape " + shape_str(to) +
-                        " (" + std::to_string(shape_size(to)) + " elements): sizes differ");
+      if (shape_size(to) != shape_size(from)) throw reshape_size_mismatch(from, to, c.op.loc);
       break;
     }
     case Check::Kind::InRange: {
       int64_t i = eval(c.a)[0], n = eval(c.b)[0];
-      if (i < 0 || i >= n)
-        throw Error(ErrorKind::Bounds, c.op.loc,
-                    "slice index " + std::to_string(i) + " out of bounds for dimension " +
-                        std::to_string(c.dim) + " (extent " + std::to_string(n) + ") in " +
-                        quoted(c.op.name));
+      if (i < 0 || i >= n) throw slice_index_out_of_bounds(i, c.dim, n, c.op.loc);
       break;
     }
     }
   }
+}
+
+void rethrow_kernel_error(const Error& e, const Kernel& k) {
+  if (e.kind() == ErrorKind::Resource && !e.loc().known() && !k.ops.empty())
+    throw allocation_failed(e, k.ops.front().name, k.ops.front().loc);
+  throw e;
 }
 
 } // namespace strata

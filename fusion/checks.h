@@ -13,4 +13,11 @@ namespace strata {
 // expression (an index, or a single i64). Throws the interpreter's error.
 void run_delayed_checks(const Delayed& d, const std::function<Index(const ExpPtr&)>& eval);
 
+// Rethrows `e`, raised while an engine ran kernel `k`. A Resource error
+// without a position (an output too large to allocate) becomes the
+// interpreter's (core/runtime_errors.h, allocation_failed) at the kernel's
+// first source operation: the producer whose array the interpreter allocates
+// first.
+[[noreturn]] void rethrow_kernel_error(const Error& e, const Kernel& k);
+
 } // namespace strata

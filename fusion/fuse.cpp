@@ -1,6 +1,7 @@
 #include "fusion/fuse.h"
 
 #include "core/overload.h"
+#include "core/runtime_errors.h"
 
 namespace strata {
 namespace {
@@ -534,11 +535,12 @@ private:
     }
     return ex::SizeOf{manifest_ref(s.array)};
   }
+  // Reads keep the program's name for the array: bounds errors name it.
   ExpNode rw_form(const ex::Read& r) {
-    return ex::Read{manifest_ref(r.array), rw(r.index), r.origin};
+    return ex::Read{manifest_ref(r.array), rw(r.index), r.origin, read_names(r).array};
   }
   ExpNode rw_form(const ex::LinearRead& r) {
-    return ex::LinearRead{manifest_ref(r.array), rw(r.index), r.origin};
+    return ex::LinearRead{manifest_ref(r.array), rw(r.index), r.origin, read_names(r).array};
   }
   ExpNode rw_form(const ex::The& t) { return ex::The{manifest_ref(t.array)}; }
   ExpNode rw_form(const ex::ToIndex& t) { return ex::ToIndex{rw(t.shape), rw(t.index), t.origin}; }

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "core/printer.h"
+#include "core/runtime_errors.h"
 #include "interpreter/indexing.h"
 #include "interpreter/interpreter.h"
 #include "interpreter/primitives.h"
@@ -294,18 +295,23 @@ private:
     return Scalar::make<int64_t>(whole_array(*s.array).size());
   }
 
-  Value ev(const ex::Read& rd, const Exp&, ExplainNode* r) {
+  Value ev(const ex::Read& rd, const Exp& e, ExplainNode* r) {
     Index ix = exp(*rd.index, r).to_index();
+    const Array& a = whole_array(*rd.array);
+    if (!in_bounds(a.shape(), ix)) {
+      ReadNames n = read_names(rd);
+      throw index_out_of_bounds(ix, a.shape(), n.op, n.array, e.loc);
+    }
     return elem(*rd.array, 0, ix, r);
   }
 
   Value ev(const ex::LinearRead& rd, const Exp& e, ExplainNode* r) {
     int64_t i = exp(*rd.index, r).scalar.get<int64_t>();
     const Array& a = whole_array(*rd.array);
-    if (i < 0 || i >= a.size())
-      throw Error(ErrorKind::Bounds, e.loc,
-                  "linear index " + std::to_string(i) + " out of bounds for size " +
-                      std::to_string(a.size()) + " in `!!`");
+    if (i < 0 || i >= a.size()) {
+      ReadNames n = read_names(rd);
+      throw linear_index_out_of_bounds(i, a.shape(), n.op, n.array, e.loc);
+    }
     return elem(*rd.array, 0, from_linear(a.shape(), i), r);
   }
 
@@ -313,19 +319,14 @@ private:
 
   Value ev(const ex::ToIndex& t, const Exp& e, ExplainNode* r) {
     Index sh = exp(*t.shape, r).to_index(), ix = exp(*t.index, r).to_index();
-    if (!in_bounds(sh, ix))
-      throw Error(ErrorKind::Bounds, e.loc,
-                  "index " + shape_str(ix) + " out of bounds for shape " + shape_str(sh));
+    if (!in_bounds(sh, ix)) throw to_index_out_of_bounds(ix, sh, to_index_op(t), e.loc);
     return Scalar::make<int64_t>(to_linear(sh, ix));
   }
 
   Value ev(const ex::FromIndex& f, const Exp& e, ExplainNode* r) {
     Index sh = exp(*f.shape, r).to_index();
     int64_t i = exp(*f.index, r).scalar.get<int64_t>();
-    if (i < 0 || i >= shape_size(sh))
-      throw Error(ErrorKind::Bounds, e.loc,
-                  "linear index " + std::to_string(i) + " out of bounds for shape " +
-                      shape_str(sh));
+    if (i < 0 || i >= shape_size(sh)) throw from_index_out_of_bounds(i, sh, e.loc);
     return Value::index(from_linear(sh, i));
   }
 
@@ -407,10 +408,7 @@ private:
   Value var(const ac::Var& v, const Acc& a, size_t comp, const Index& I, ExplainNode* r) {
     size_t b = find_array(v.name);
     const Array& arr = component(var_value(b), comp);
-    if (!in_bounds(arr.shape(), I))
-      throw Error(ErrorKind::Bounds, a.loc,
-                  "index " + shape_str(I) + " out of bounds for shape " + shape_str(arr.shape()) +
-                      " of " + quoted(v.name));
+    if (!in_bounds(arr.shape(), I)) throw index_out_of_bounds(I, arr.shape(), "!", v.name, a.loc);
     std::string what = quoted(v.name) + " " + shape_str(I);
     if (!arrays_[b].def)
       return note(r, arrays_[b].origin == "input" ? "input " + what : what + arrays_[b].origin,
@@ -503,8 +501,7 @@ private:
 
   Value el(const ac::Fold& f, const Acc& a, size_t, const Index& I, ExplainNode* r) {
     auto [outer, n] = split_inner(whole_array(*f.a).shape());
-    if (!f.seed && n == 0)
-      throw Error(ErrorKind::EmptyReduction, a.loc, "fold1 over an empty row " + shape_str(I));
+    if (!f.seed && n == 0) throw fold1_empty_row(whole_array(*f.a).shape(), a.loc);
     return reduce(r, f.f, *f.a, to_linear(outer, I) * n, n, 1, seed_of(f.seed, r), false);
   }
 
@@ -581,9 +578,7 @@ private:
                  }).to_index();
     const Array& src = whole_array(*b.a);
     if (!in_bounds(src.shape(), from))
-      throw Error(ErrorKind::Bounds, a.loc,
-                  "source index " + shape_str(from) + " out of bounds for shape " +
-                      shape_str(src.shape()) + " in `backpermute`");
+      throw backpermute_source_out_of_bounds(from, src.shape(), a.loc);
     return elem(*b.a, 0, from, r);
   }
 

@@ -207,18 +207,20 @@ private:
   Value ev(const ex::Read& r, const Exp& e) {
     const Array& a = array_var(*r.array);
     Index ix = eval(*r.index).to_index();
-    if (!in_bounds(a.shape(), ix))
-      throw index_out_of_bounds(ix, a.shape(), r.origin.empty() ? "!" : r.origin,
-                                std::get<ac::Var>(r.array->node).name, e.loc);
+    if (!in_bounds(a.shape(), ix)) {
+      ReadNames n = read_names(r);
+      throw index_out_of_bounds(ix, a.shape(), n.op, n.array, e.loc);
+    }
     return read_element(a, to_linear(a.shape(), ix));
   }
 
   Value ev(const ex::LinearRead& r, const Exp& e) {
     const Array& a = array_var(*r.array);
     int64_t i = eval(*r.index).scalar.get<int64_t>();
-    if (i < 0 || i >= a.size())
-      throw linear_index_out_of_bounds(i, a.shape(), r.origin.empty() ? "!!" : r.origin,
-                                       std::get<ac::Var>(r.array->node).name, e.loc);
+    if (i < 0 || i >= a.size()) {
+      ReadNames n = read_names(r);
+      throw linear_index_out_of_bounds(i, a.shape(), n.op, n.array, e.loc);
+    }
     return read_element(a, i);
   }
 
@@ -227,20 +229,14 @@ private:
   Value ev(const ex::ToIndex& t, const Exp& e) {
     Index sh = eval(*t.shape).to_index();
     Index ix = eval(*t.index).to_index();
-    if (!in_bounds(sh, ix))
-      throw Error(ErrorKind::Bounds, e.loc,
-                  "index " + shape_str(ix) + " out of bounds for shape " + shape_str(sh) + " in " +
-                      quoted(t.origin.empty() ? "to-index" : t.origin));
+    if (!in_bounds(sh, ix)) throw to_index_out_of_bounds(ix, sh, to_index_op(t), e.loc);
     return Scalar::make<int64_t>(to_linear(sh, ix));
   }
 
   Value ev(const ex::FromIndex& f, const Exp& e) {
     Index sh = eval(*f.shape).to_index();
     int64_t i = eval(*f.index).scalar.get<int64_t>();
-    if (i < 0 || i >= shape_size(sh))
-      throw Error(ErrorKind::Bounds, e.loc,
-                  "linear index " + std::to_string(i) + " out of bounds for shape " +
-                      shape_str(sh) + " in `from-index`");
+    if (i < 0 || i >= shape_size(sh)) throw from_index_out_of_bounds(i, sh, e.loc);
     return Value::index(from_linear(sh, i));
   }
 
@@ -315,13 +311,11 @@ private:
 
   Array eval_array(const Acc& a) { return eval(a).array; }
 
-  // A shape computed by a scalar expression; negative extents are errors.
-  Shape eval_shape(const Exp& e, std::string_view op) {
+  // A shape computed by a scalar expression for operation `a`; negative
+  // extents are errors at the operation.
+  Shape eval_shape(const Exp& e, const Acc& a) {
     Shape sh = eval(e).to_index();
-    for (int64_t d : sh)
-      if (d < 0)
-        throw Error(ErrorKind::Shape, e.loc,
-                    "negative extent in shape " + shape_str(sh) + " of " + quoted(op));
+    check_extents(sh, std::string(form_name(a.node)), a.loc);
     return sh;
   }
 
@@ -332,7 +326,7 @@ private:
     try {
       return Array::allocate(elem, std::move(sh));
     } catch (const Error& err) {
-      throw Error(err.kind(), a.loc, err.message() + " in " + quoted(form_name(a.node)));
+      throw allocation_failed(err, std::string(form_name(a.node)), a.loc);
     }
   }
 
@@ -365,7 +359,7 @@ private:
   }
 
   Arrays ev(const ac::Generate& g, const Acc& a) {
-    Array out = allocate(a, eval_shape(*g.shape, "generate"));
+    Array out = allocate(a, eval_shape(*g.shape, a));
     Index ix(size_t(out.rank()), 0);
     for_each_element(a, out.shape(), out.size(), [&](int64_t i) {
       write_element(out, i, apply(g.f, Value::index(ix)));
@@ -375,7 +369,7 @@ private:
   }
 
   Arrays ev(const ac::Fill& f, const Acc& a) {
-    Array out = allocate(a, eval_shape(*f.shape, "fill"));
+    Array out = allocate(a, eval_shape(*f.shape, a));
     Value v = eval(*f.value);
     for (int64_t i = 0; i < out.size(); ++i)
       write_element(out, i, v);
@@ -413,10 +407,7 @@ private:
     auto [outer, n] = split_inner(src.shape());
     Array out = allocate(a, outer);
     Value seed = f.seed ? eval(*f.seed) : Value();
-    if (!f.seed && n == 0 && out.size() > 0)
-      throw Error(ErrorKind::EmptyReduction, a.loc,
-                  "fold1 over an empty row (row " + shape_str(from_linear(outer, 0)) +
-                      " of shape " + shape_str(src.shape()) + ")");
+    if (!f.seed && n == 0 && out.size() > 0) throw fold1_empty_row(src.shape(), a.loc);
     int lanes = fold_lanes(options_.order, src.elem_type());
     for_each_element(a, outer, out.size(), [&](int64_t row) {
       int64_t base = row * n;
@@ -522,9 +513,8 @@ private:
           next_index(ix, src.shape());
           if (is_ignore_target(target)) return;
           if (!in_bounds(out.shape(), target))
-            throw Error(ErrorKind::Bounds, a.loc,
-                        "target index " + shape_str(target) + " out of bounds for shape " +
-                            shape_str(out.shape()) + " in `permute`");
+            throw permute_target_out_of_bounds(target, out.shape(), from_linear(src.shape(), i),
+                                               a.loc);
           int64_t t = to_linear(out.shape(), target);
           write_element(out, t, apply(p.combine, read_element(src, i), read_element(out, t)));
         },
@@ -534,28 +524,22 @@ private:
 
   Arrays ev(const ac::Backpermute& b, const Acc& a) {
     Array src = eval_array(*b.a);
-    Array out = allocate(a, eval_shape(*b.shape, "backpermute"));
+    Array out = allocate(a, eval_shape(*b.shape, a));
     Index ix(size_t(out.rank()), 0);
     for_each_element(a, out.shape(), out.size(), [&](int64_t i) {
       Index from = apply(b.source_index, Value::index(ix)).to_index();
       next_index(ix, out.shape());
       if (!in_bounds(src.shape(), from))
-        throw Error(ErrorKind::Bounds, a.loc,
-                    "source index " + shape_str(from) + " out of bounds for shape " +
-                        shape_str(src.shape()) + " in `backpermute`");
+        throw backpermute_source_out_of_bounds(from, src.shape(), a.loc);
       write_element(out, i, read_element(src, to_linear(src.shape(), from)));
     });
     return Arrays::single(out);
   }
 
   Arrays ev(const ac::Reshape& r, const Acc& a) {
-    Shape sh = eval_shape(*r.shape, "reshape");
-    Array src = eval_array(*r.a);
-    if (shape_size(sh) != src.size())
-      throw Error(ErrorKind::Shape, a.loc,
-                  "reshape from shape " + shape_str(src.shape()) + " (" +
-                      std::to_string(src.size()) + " elements) to shape " + shape_str(sh) + " (" +
-                      std::to_string(shape_size(sh)) + " elements): sizes differ");
+    Array src = eval_array(*r.a); // the source first, as every other form and engine
+    Shape sh = eval_shape(*r.shape, a);
+    if (shape_size(sh) != src.size()) throw reshape_size_mismatch(src.shape(), sh, a.loc);
     Array out = allocate(a, sh);
     for (size_t l = 0; l < out.num_leaves(); ++l)
       std::copy_n(src.leaf(l).data(), src.leaf(l).bytes(), out.leaf(l).data());
@@ -579,11 +563,9 @@ private:
     auto spec = eval_spec(r.spec);
     Shape sh;
     size_t next_src_dim = 0;
-    for (const auto& s : spec) {
-      if (s && *s < 0)
-        throw Error(ErrorKind::Shape, a.loc, "replicate: negative extent " + std::to_string(*s));
+    for (const auto& s : spec)
       sh.push_back(s ? *s : src.shape()[next_src_dim++]);
-    }
+    check_extents(sh, "replicate", a.loc);
     Array out = allocate(a, sh);
     Index ix(sh.size(), 0), from;
     for (int64_t i = 0; i < out.size(); ++i, next_index(ix, sh)) {
@@ -603,9 +585,7 @@ private:
       if (!spec[k]) {
         sh.push_back(src.shape()[k]);
       } else if (*spec[k] < 0 || *spec[k] >= src.shape()[k]) {
-        throw Error(ErrorKind::Bounds, a.loc,
-                    "slice index " + std::to_string(*spec[k]) + " out of bounds for dimension " +
-                        std::to_string(k) + " of shape " + shape_str(src.shape()) + " in `slice`");
+        throw slice_index_out_of_bounds(*spec[k], int(k), src.shape()[k], a.loc);
       }
     }
     Array out = allocate(a, sh);

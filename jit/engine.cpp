@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "core/overload.h"
+#include "fusion/checks.h"
 #include "fusion/fuse.h"
 #include "fusion/graph_inputs.h"
 #include "jit/backend.h"
@@ -113,14 +114,19 @@ private:
   void kernel(Runtime& rt, const Kernel& k) const {
     if (const auto* l = std::get_if<kn::Loop>(&k.body)) return loop(rt, k, *l);
     const CompiledKernel& c = kernels_.at(k.id);
-    std::visit(Overload{[&](const kn::Generate& x) { run_generate(rt, c, k, x); },
-                        [&](const kn::Fold& x) { run_fold(rt, c, k, x, options_.order); },
-                        [&](const kn::FoldSeg& x) { run_foldseg(rt, c, k, x); },
-                        [&](const kn::Scan& x) { run_scan(rt, c, k, x, options_.order); },
-                        [&](const kn::Permute& x) { run_permute(rt, c, k, x, temp_id(k)); },
-                        [&](const kn::Stencil& x) { run_stencil(rt, c, k, x); },
-                        [&](const kn::Loop&) {}, [&](const kn::Branch& x) { branch(rt, c, k, x); }},
-               k.body);
+    try {
+      std::visit(Overload{[&](const kn::Generate& x) { run_generate(rt, c, k, x); },
+                          [&](const kn::Fold& x) { run_fold(rt, c, k, x, options_.order); },
+                          [&](const kn::FoldSeg& x) { run_foldseg(rt, c, k, x); },
+                          [&](const kn::Scan& x) { run_scan(rt, c, k, x, options_.order); },
+                          [&](const kn::Permute& x) { run_permute(rt, c, k, x, temp_id(k)); },
+                          [&](const kn::Stencil& x) { run_stencil(rt, c, k, x); },
+                          [&](const kn::Loop&) {},
+                          [&](const kn::Branch& x) { branch(rt, c, k, x); }},
+                 k.body);
+    } catch (const Error& e) {
+      rethrow_kernel_error(e, k);
+    }
   }
 
   // awhile: the state arrays pass from one iteration to the next by reference.

@@ -50,11 +50,7 @@ void run_fold(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::F
   std::vector<Slot> seed;
   if (f.seed) seed = rt.eval(c, *f.seed);
   rt.set(k.outputs[0], result_array(rt, f.input.type.elem(), outer));
-  if (!f.seed && n == 0 && rows > 0) {
-    throw Error(ErrorKind::EmptyReduction, k.ops.back().loc,
-                "fold1 over an empty row (row " + shape_str(from_linear(outer, 0)) + " of shape " +
-                    shape_str(sh) + ")");
-  }
+  if (!f.seed && n == 0 && rows > 0) throw fold1_empty_row(sh, k.ops.back().loc);
   Array& out = rt.get_mutable(k.outputs[0]);
   int rank = int(sh.size());
   if (!order.fold_chunked(n)) {

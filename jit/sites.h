@@ -37,7 +37,7 @@ struct Site {
   Prim op = Prim::Add;                  // DivisionByZero
   ScalarKind operand = ScalarKind::I64; // DivisionByZero: the operand type
   std::string name;                     // the operation a bounds error names
-  std::string array;                    // the array read (its name in kernel code)
+  std::string array;                    // the array read (the program's name, ex::Read::source)
   int array_id = -1;
   int source_id = -1;
   int rank = 0; // index rank

@@ -3,6 +3,7 @@
 #include <mutex>
 
 #include "core/overload.h"
+#include "fusion/checks.h"
 #include "fusion/fuse.h"
 #include "fusion/graph_inputs.h"
 #include "tbb/kernels.h"
@@ -44,15 +45,19 @@ private:
   }
 
   void kernel(const Kernel& k) {
-    std::visit(Overload{[&](const kn::Generate& x) { run_generate(rt_, k, x); },
-                        [&](const kn::Fold& x) { run_fold(rt_, k, x); },
-                        [&](const kn::FoldSeg& x) { run_foldseg(rt_, k, x); },
-                        [&](const kn::Scan& x) { run_scan(rt_, k, x); },
-                        [&](const kn::Permute& x) { run_permute(rt_, k, x); },
-                        [&](const kn::Stencil& x) { run_stencil(rt_, k, x); },
-                        [&](const kn::Loop& x) { loop(k, x); },
-                        [&](const kn::Branch& x) { branch(k, x); }},
-               k.body);
+    try {
+      std::visit(Overload{[&](const kn::Generate& x) { run_generate(rt_, k, x); },
+                          [&](const kn::Fold& x) { run_fold(rt_, k, x); },
+                          [&](const kn::FoldSeg& x) { run_foldseg(rt_, k, x); },
+                          [&](const kn::Scan& x) { run_scan(rt_, k, x); },
+                          [&](const kn::Permute& x) { run_permute(rt_, k, x); },
+                          [&](const kn::Stencil& x) { run_stencil(rt_, k, x); },
+                          [&](const kn::Loop& x) { loop(k, x); },
+                          [&](const kn::Branch& x) { branch(k, x); }},
+                 k.body);
+    } catch (const Error& e) {
+      rethrow_kernel_error(e, k);
+    }
   }
 
   // awhile: the state arrays are passed from one iteration to the next by

@@ -22,6 +22,7 @@
 //
 // The chunks and the tree depend only on the row length and the order,
 // never on the threads, so the results are the same for every thread count.
+#include "core/runtime_errors.h"
 #include "tbb/chunk_tree.h"
 #include "tbb/fold_native.h"
 #include "tbb/kernels.h"
@@ -144,12 +145,7 @@ void run_fold(Runtime& rt, const Kernel& k, const kn::Fold& fold) {
   p.has_seed = fold.seed != nullptr;
   if (p.has_seed) p.seed = rt.eval(*fold.seed);
   Array out = rt.allocate(k.outputs[0], fold.input.type.elem(), outer);
-  if (!p.has_seed && p.n == 0 && p.rows > 0) {
-    const SourceOp& op = k.ops.back();
-    throw Error(ErrorKind::EmptyReduction, op.loc,
-                "fold1 over an empty row (row " + shape_str(from_linear(outer, 0)) + " of shape " +
-                    shape_str(p.shape) + ")");
-  }
+  if (!p.has_seed && p.n == 0 && p.rows > 0) throw fold1_empty_row(p.shape, k.ops.back().loc);
   std::optional<NativeFold> native = recognise_fold(fold.f);
   if (native && !native_runs(rt.order, *native)) native.reset();
   ReductionOrder order = native ? native_order(rt.order, *native) : rt.order;

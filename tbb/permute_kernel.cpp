@@ -15,6 +15,7 @@
 // combining function over its lanes.
 #include <unordered_map>
 
+#include "core/runtime_errors.h"
 #include "tbb/combiner.h"
 #include "tbb/kernels.h"
 #include "tbb/permute_native.h"
@@ -46,10 +47,7 @@ Targets targets(Runtime& rt, const kn::Permute& p, const Kernel& k, const Shape&
       Index t;
       for (int reg : fn.result().regs)
         t.push_back(f.reg<int64_t>(reg)[lane]);
-      throw Error(ErrorKind::Bounds, loc,
-                  "target index " + shape_str(t) + " out of bounds for shape " +
-                      shape_str(dst_shape) + " in `permute` (source element " +
-                      shape_str(from_linear(src_shape, i)) + ")");
+      throw permute_target_out_of_bounds(t, dst_shape, from_linear(src_shape, i), loc);
     } else {
       out[size_t(i)] = linear;
     }

@@ -373,7 +373,7 @@ private:
   // pass), then one typed gather per leaf, a contiguous copy when the
   // positions are consecutive.
   Operand form(const ex::Read& r, const Exp& e, Code& code) {
-    auto [id, name] = array_of(*r.array);
+    int id = array_of(*r.array).first;
     std::vector<ScalarKind> kinds = leaf_kinds_of(*r.array);
     std::vector<GatherFn> gathers = gathers_of(kinds);
     std::vector<size_t> sizes = leaf_sizes(kinds);
@@ -386,7 +386,7 @@ private:
     Operand out = fresh(e.type);
     int pos_reg = new_reg();
     SrcLoc loc = e.loc;
-    std::string op = r.origin.empty() ? "!" : r.origin; // the fused operation a bounds error names
+    auto [op, name] = read_names(r); // the fused operation and the program's array name
     code.instrs.push_back([=, regs = out.regs](Frame& f, const Selection& s) {
       const Array& a = f.array(id);
       const Shape& sh = a.shape();
@@ -439,14 +439,14 @@ private:
   }
 
   Operand form(const ex::LinearRead& r, const Exp& e, Code& code) {
-    auto [id, name] = array_of(*r.array);
+    int id = array_of(*r.array).first;
     std::vector<ScalarKind> kinds = leaf_kinds_of(*r.array);
     std::vector<GatherFn> gathers = gathers_of(kinds);
     std::vector<size_t> sizes = leaf_sizes(kinds);
     int i_reg = exp(*r.index, code).regs[0];
     Operand out = fresh(e.type);
     SrcLoc loc = e.loc;
-    std::string op = r.origin.empty() ? "!!" : r.origin;
+    auto [op, name] = read_names(r);
     code.instrs.push_back([=, regs = out.regs](Frame& f, const Selection& s) {
       const Array& a = f.array(id);
       const int64_t* pos = f.reg<int64_t>(i_reg);
@@ -465,14 +465,11 @@ private:
     std::vector<int> sh = exp(*t.shape, code).regs, ix = exp(*t.index, code).regs;
     Operand out = fresh(e.type);
     SrcLoc loc = e.loc;
-    std::string op = t.origin.empty() ? "to-index" : t.origin;
+    std::string op = to_index_op(t);
     code.instrs.push_back([=, o = out.regs[0]](Frame& f, const Selection& s) {
       for_each_lane(s, [&](int lane) {
         Index shape = lane_index(f, sh, lane), index = lane_index(f, ix, lane);
-        if (!in_bounds(shape, index))
-          throw Error(ErrorKind::Bounds, loc,
-                      "index " + shape_str(index) + " out of bounds for shape " + shape_str(shape) +
-                          " in `" + op + "`");
+        if (!in_bounds(shape, index)) throw to_index_out_of_bounds(index, shape, op, loc);
         f.reg<int64_t>(o)[lane] = to_linear(shape, index);
       });
     });
@@ -488,10 +485,7 @@ private:
       for_each_lane(s, [&](int lane) {
         Index shape = lane_index(f, sh, lane);
         int64_t i = f.reg<int64_t>(i_reg)[lane];
-        if (i < 0 || i >= shape_size(shape))
-          throw Error(ErrorKind::Bounds, loc,
-                      "linear index " + std::to_string(i) + " out of bounds for shape " +
-                          shape_str(shape) + " in `from-index`");
+        if (i < 0 || i >= shape_size(shape)) throw from_index_out_of_bounds(i, shape, loc);
         Index ix = from_linear(shape, i);
         for (size_t k = 0; k < regs.size(); ++k)
           f.reg<int64_t>(regs[k])[lane] = ix[k];

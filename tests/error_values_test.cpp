@@ -107,8 +107,8 @@ TEST(ErrorValues, PermuteTargetNamesTheSourceElement) {
                        "  (permute (lambda ((a i64) (b i64)) (+ a b)) (fill (ix 3) 0)\n"
                        "    (lambda ((i (ix 1))) (ix (- 5 (proj 0 i)))) xs))",
                        {kXs}),
-            "test.strata:2:3: error: target index (5) out of bounds for shape (3) in `permute`, "
-            "while computing source element (0) of `permute`");
+            "test.strata:2:3: error: target index (5) out of bounds for shape (3) in `permute` "
+            "(source element (0)), while computing source element (0) of `permute`");
 }
 
 TEST(ErrorValues, BackpermuteSourceNamesTheResultElement) {

@@ -90,10 +90,11 @@ TEST(RuntimeErrBounds, PermuteTargetOutOfBounds) {
 }
 
 TEST(RuntimeErrBounds, SliceIndexOutOfBounds) {
+  // The dimension's extent, not the whole shape: what a fused check knows.
   expect_error(failure(M "  (map (lambda ((x i64)) x)\n    (slice m (spec 2 all))))", {kM}),
-               ErrorKind::Bounds, 3, 5, {"slice", "2", "(2,3)"});
+               ErrorKind::Bounds, 3, 5, {"`slice`", "index 2", "dimension 0 (extent 2)"});
   expect_error(failure(M "  (map (lambda ((x i64)) x)\n    (slice m (spec all -1))))", {kM}),
-               ErrorKind::Bounds, 3, 5, {"slice", "-1", "(2,3)"});
+               ErrorKind::Bounds, 3, 5, {"`slice`", "index -1", "dimension 1 (extent 3)"});
 }
 
 TEST(RuntimeErrBounds, IndexConversionsOutOfBounds) {
@@ -138,17 +139,18 @@ TEST(RuntimeErrShape, FoldsegStartsAreRunningSums) {
 }
 
 TEST(RuntimeErrShape, NegativeExtents) {
+  // At the operation whose shape it is, as the fused engines' checks say.
   expect_error(failure(NONE "  (generate\n    (ix -1) (lambda ((i (ix 1))) 0)))"), ErrorKind::Shape,
-               3, 5, {"negative extent", "(-1)", "generate"});
-  expect_error(failure(NONE "  (fill\n    (ix 2 -3) 0))"), ErrorKind::Shape, 3, 5,
+               2, 3, {"negative extent", "(-1)", "generate"});
+  expect_error(failure(NONE "  (fill\n    (ix 2 -3) 0))"), ErrorKind::Shape, 2, 3,
                {"negative extent", "(2,-3)"});
   expect_error(
       failure(XS
               "  (map (lambda ((x i64)) x)\n    (backpermute (ix -2) (lambda ((i (ix 1))) i) xs)))",
               {kXs}),
-      ErrorKind::Shape, 3, 18, {"negative extent", "(-2)"});
+      ErrorKind::Shape, 3, 5, {"negative extent", "(-2)", "`backpermute`"});
   expect_error(failure(XS "  (map (lambda ((x i64)) x)\n    (replicate (spec -2 all) xs)))", {kXs}),
-               ErrorKind::Shape, 3, 5, {"replicate", "-2"});
+               ErrorKind::Shape, 3, 5, {"negative extent", "(-2,3)", "`replicate`"});
 }
 
 TEST(RuntimeErrResource, HugeShapesAreErrorsNotCrashes) {
