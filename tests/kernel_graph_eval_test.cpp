@@ -22,13 +22,16 @@ namespace {
 using namespace strata::test;
 namespace fs = std::filesystem;
 
-// Runs `p` on the interpreter and on the graph engine (fused and unfused);
+// Runs `p` on the interpreter and on the graph engine (fused and unfused),
+// both in the blocked order (the graph engine runs CompileOptions::order);
 // results must be identical, or both must fail with the same kind of error.
 void expect_same(const Program& p, const std::vector<Array>& inputs, const std::string& what) {
   std::vector<Array> oracle;
   std::optional<ErrorKind> oracle_error;
+  InterpreterOptions blocked;
+  blocked.order = ReductionOrder::blocked();
   try {
-    oracle = interpret(p, inputs);
+    oracle = interpret(p, inputs, blocked);
   } catch (const Error& e) {
     oracle_error = e.kind();
   }
