@@ -118,6 +118,9 @@ private:
     }
     auto start = std::chrono::steady_clock::now();
     AccPtr body = std::visit([&](const auto& x) { return compute(x); }, k.body);
+    // The kernel's operation is its last source operation: errors it raises
+    // (fold1 over an empty row, ...) carry that operation's position.
+    if (!k.ops.empty()) body->loc = k.ops.back().loc;
     outputs(k, run_acc(body));
     if (stats_) {
       stats_->kernel_ms[k.id] +=

@@ -12,15 +12,17 @@ namespace {
 class FaultyExecutable : public Executable {
 public:
   FaultyExecutable(std::unique_ptr<Program> program, std::unique_ptr<Executable> inner,
-                   const Fault& fault)
-      : program_(std::move(program)), inner_(std::move(inner)), fault_(fault) {}
+                   std::unique_ptr<Executable> original, const Fault& fault)
+      : program_(std::move(program)), inner_(std::move(inner)), original_(std::move(original)),
+        fault_(fault) {}
   std::vector<Array> run(const std::vector<Array>& inputs) override {
     std::vector<Array> results;
     try {
       results = inner_->run(inputs);
     } catch (const Error& e) {
-      if (fault_.error) throw fault_.error(e);
-      throw;
+      Error raised = same_error_of_original(e, inputs);
+      if (fault_.error) throw fault_.error(raised);
+      throw raised;
     }
     if (fault_.results) fault_.results(results);
     return results;
@@ -30,8 +32,22 @@ public:
   void declare(const ReductionOrder& order) { declared_ = order; }
 
 private:
+  // The rewritten program is printed and parsed again, so its positions are
+  // not the user's: an error that the correct program raises too (same kind
+  // and message) is reported with the correct program's position, so that a
+  // fault is caught by what it changes, never by where the rewrite put it.
+  Error same_error_of_original(const Error& e, const std::vector<Array>& inputs) const {
+    try {
+      (void)original_->run(inputs);
+    } catch (const Error& o) {
+      if (o.kind() == e.kind() && o.message() == e.message()) return o;
+    }
+    return e;
+  }
+
   std::unique_ptr<Program> program_; // the rewritten program the inner executable runs
   std::unique_ptr<Executable> inner_;
+  std::unique_ptr<Executable> original_; // the unchanged program, same options
   const Fault& fault_;
   ReductionOrder declared_;
 };
@@ -58,7 +74,9 @@ public:
     CompileOptions run = options;
     if (active && fault_.order) run.order = fault_.order(options.order);
     auto inner = graph_->compile(*rewritten, run);
-    auto exe = std::make_unique<FaultyExecutable>(std::move(rewritten), std::move(inner), fault_);
+    auto original = graph_->compile(program, options);
+    auto exe = std::make_unique<FaultyExecutable>(std::move(rewritten), std::move(inner),
+                                                  std::move(original), fault_);
     exe->declare(options.order);
     return exe;
   }
