@@ -55,8 +55,8 @@ template <class T> T exact_sum_rounded_once(const std::vector<T>& v) {
   return T(s);
 }
 
-BoundedComparison check(const Program& p, const std::vector<Array>& inputs, const Array& other,
-                        size_t result = 0) {
+[[maybe_unused]] BoundedComparison check(const Program& p, const std::vector<Array>& inputs,
+                                         const Array& other, size_t result = 0) {
   return compare_with_bounds(bound_program(p, inputs, Freedoms::numpy())[result], other);
 }
 
