@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cache/kernel_cache.h"
+#include "cache/setting.h"
 #include "cache/sha1_hex.h"
 
 namespace strata::cache {
@@ -48,14 +49,6 @@ std::string temp_name(const Key& key) {
   return s.str();
 }
 
-std::optional<uint64_t> parse_megabytes(const char* text) {
-  if (!text || !*text) return std::nullopt;
-  char* end = nullptr;
-  unsigned long long mb = std::strtoull(text, &end, 10);
-  if (*end != '\0') return std::nullopt;
-  return uint64_t(mb) << 20;
-}
-
 } // namespace
 
 DiskOptions disk_options_from_environment() {
@@ -70,7 +63,7 @@ DiskOptions disk_options_from_environment() {
     o.dir = fs::path(home) / ".cache" / "strata";
   else
     o.enabled = false; // nowhere to put it
-  if (auto mb = parse_megabytes(std::getenv("STRATA_CACHE_MAX_MB"))) o.max_bytes = *mb;
+  if (auto bytes = number_setting("STRATA_CACHE_MAX_MB", uint64_t(1) << 20)) o.max_bytes = *bytes;
   return o;
 }
 

@@ -1,7 +1,8 @@
 // The kernel cache shared by the jit and cuda engines (DESIGN.md, "Kernel
 // cache"): compiled kernels keyed by a structural hash of everything baked
 // into them, held in memory by the engine and on disk by this cache, so that
-// a second process running the same program compiles nothing.
+// a second process running the same program compiles nothing. The in-memory
+// half is bounded (cache/memory_lru.h).
 //
 // A key is built from fields (the kernel's canonical text and types, the
 // compile options, the engine, the Strata and compiler versions, the target

@@ -1,9 +1,9 @@
 #include "cuda/compile.h"
 
 #include <chrono>
-#include <map>
 #include <mutex>
 
+#include "cache/memory_lru.h"
 #include "core/error.h"
 #include "core/version.h"
 #include "cuda/nvrtc_compile.h"
@@ -16,10 +16,12 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// Compiled images in memory, shared by every compile in the process.
+// Compiled images in memory, shared by every compile in the process, the
+// least recently used dropped past STRATA_MEMORY_CACHE_ENTRIES/_MB. (A loaded
+// module belongs to its executable and is unloaded with it.)
 struct MemoryCache {
   std::mutex mutex;
-  std::map<std::string, std::vector<char>> images; // by key
+  cache::MemoryLru<std::vector<char>> images{cache::memory_limits_from_environment()}; // by key
 };
 MemoryCache& memory_cache() {
   static MemoryCache cache;
@@ -40,10 +42,9 @@ std::vector<char> compile_cached(const std::string& source, int arch, const Comp
   MemoryCache& memory = memory_cache();
   if (caches.memory) {
     std::lock_guard lock(memory.mutex);
-    auto it = memory.images.find(key.hex);
-    if (it != memory.images.end()) {
+    if (const std::vector<char>* image = memory.images.find(key.hex)) {
       outcome = "hit (memory)";
-      return it->second;
+      return *image;
     }
   }
   cache::DiskCache disk("cuda",
@@ -61,7 +62,7 @@ std::vector<char> compile_cached(const std::string& source, int arch, const Comp
   }
   if (caches.memory) {
     std::lock_guard lock(memory.mutex);
-    memory.images.emplace(key.hex, image);
+    memory.images.insert(key.hex, image, image.size());
   }
   return image;
 }

@@ -33,11 +33,35 @@
 #include <llvm/Transforms/Utils/InjectTLIMappings.h>
 
 #include "cache/kernel_cache.h"
+#include "cache/memory_lru.h"
 #include "core/error.h"
 #include "jit/kernel_meta.h"
 #include "jit/llvm_module.h"
 
 namespace strata::jit {
+
+struct ResidentCode {
+  ResidentCode(llvm::orc::ExecutionSession& s, llvm::orc::JITDylib& d,
+               std::atomic<uint64_t>& released_count)
+      : session(s), dylib(d), released(released_count) {}
+  ResidentCode(const ResidentCode&) = delete;
+  ResidentCode& operator=(const ResidentCode&) = delete;
+  // Gives the code and data memory, symbols and trackers back to the LLJIT
+  // (nothing can call the entries any more: no one holds this). A failure
+  // leaves the memory in place, which is all it can cost.
+  ~ResidentCode() {
+    llvm::consumeError(session.removeJITDylib(dylib));
+    ++released;
+  }
+
+  std::vector<EntryFn> entries;
+  std::string meta;   // jit/kernel_meta.h
+  uint64_t bytes = 0; // object code, what the memory cache counts
+  llvm::orc::ExecutionSession& session;
+  llvm::orc::JITDylib& dylib;
+  std::atomic<uint64_t>& released;
+};
+
 namespace {
 
 std::string error_text(llvm::Error e) {
@@ -168,13 +192,16 @@ struct Backend {
   std::string target;
   Veclib veclib = Veclib::None; // STRATA_JIT_VECLIB
   bool o3 = false; // STRATA_JIT_PIPELINE=O3: LLVM's O3 pipeline and options (comparisons)
-  struct Loaded {
-    std::vector<EntryFn> entries;
-    std::string meta; // jit/kernel_meta.h
-  };
-  std::unordered_map<std::string, Loaded> loaded; // key -> entries
+  // Loaded kernels by key: the most recently used (held), and every one an
+  // executable may still hold (found again after the cache dropped it).
+  cache::MemoryLru<std::shared_ptr<const ResidentCode>> recent{
+      cache::memory_limits_from_environment()};
+  std::unordered_map<std::string, std::weak_ptr<const ResidentCode>> live;
+  size_t live_after_sweep = 0;
+  uint64_t dylib_names = 0; // a fresh name for every JITDylib
+  uint64_t loads = 0;       // ResidentCode made (the counters' `resident` = loads - released)
   cache::DiskCache disk;
-  std::atomic<uint64_t> compiled{0}, disk_loads{0}, memory_hits{0}, ir_built{0};
+  std::atomic<uint64_t> compiled{0}, disk_loads{0}, memory_hits{0}, ir_built{0}, released{0};
 
   explicit Backend(llvm::orc::JITTargetMachineBuilder b)
       : jtmb(std::move(b)), disk("jit", cache::disk_options_from_environment()) {
@@ -347,32 +374,66 @@ struct Backend {
     return objects;
   }
 
-  // Adds a kernel's objects to the LLJIT and looks up its entries; on a
-  // failure (an object that does not load, a missing entry: a cache entry
-  // with too few objects) removes what it added, so that the kernel can be
-  // compiled and added again, and says why.
-  std::optional<std::vector<EntryFn>> add(const std::vector<std::span<const char>>& objects,
-                                          const KernelCode& code, std::string& failure) {
-    llvm::orc::ResourceTrackerSP tracker = jit->getMainJITDylib().createResourceTracker();
-    auto undo = [&](llvm::Error e, const char* what) {
-      failure = std::string(what) + ": " + error_text(std::move(e));
-      if (llvm::Error r = tracker->remove()) failure += "; " + error_text(std::move(r));
-      return std::nullopt;
-    };
+  // Loads a kernel's objects into a JITDylib of its own and looks up its
+  // entries. On a failure (an object that does not load, a missing entry: a
+  // cache entry with too few objects) the JITDylib is removed again, so that
+  // the kernel can be compiled and added anew, and `failure` says why.
+  std::shared_ptr<const ResidentCode> add(const std::vector<std::span<const char>>& objects,
+                                          const KernelCode& code, std::string meta,
+                                          std::string& failure) {
+    auto dylib = jit->createJITDylib(code.prefix + "#" + std::to_string(dylib_names++));
+    if (!dylib) {
+      failure = "creating a JITDylib: " + error_text(dylib.takeError());
+      return nullptr;
+    }
+    dylib->addToLinkOrder(jit->getMainJITDylib()); // process symbols, libmvec
+    // From here on, dropping `r` removes everything added to the dylib.
+    auto r = std::make_shared<ResidentCode>(jit->getExecutionSession(), *dylib, released);
+    ++loads;
     for (size_t i = 0; i < objects.size(); ++i) {
       auto buffer = llvm::MemoryBuffer::getMemBufferCopy(
           llvm::StringRef(objects[i].data(), objects[i].size()),
           code.prefix + "_part" + std::to_string(i));
-      if (llvm::Error e = jit->addObjectFile(tracker, std::move(buffer)))
-        return undo(std::move(e), "loading a kernel object");
+      if (llvm::Error e = jit->addObjectFile(*dylib, std::move(buffer))) {
+        failure = "loading a kernel object: " + error_text(std::move(e));
+        return nullptr;
+      }
+      r->bytes += objects[i].size();
     }
-    std::vector<EntryFn> entries;
     for (int i = 0; i < code.entries; ++i) {
-      auto addr = jit->lookup(code.prefix + "_" + std::to_string(i));
-      if (!addr) return undo(addr.takeError(), "symbol lookup");
-      entries.push_back(addr->toPtr<EntryFn>());
+      auto addr = jit->lookup(*dylib, code.prefix + "_" + std::to_string(i));
+      if (!addr) {
+        failure = "symbol lookup: " + error_text(addr.takeError());
+        return nullptr;
+      }
+      r->entries.push_back(addr->toPtr<EntryFn>());
     }
-    return entries;
+    r->meta = std::move(meta);
+    return r;
+  }
+
+  // The loaded code of `key` if this process holds it (the memory cache, or
+  // an executable still running it).
+  std::shared_ptr<const ResidentCode> find(const std::string& key) {
+    if (auto* r = recent.find(key)) return *r;
+    auto it = live.find(key);
+    if (it == live.end()) return nullptr;
+    if (std::shared_ptr<const ResidentCode> r = it->second.lock()) return r;
+    live.erase(it);
+    return nullptr;
+  }
+
+  // Records `r` as the most recently used code of `key`. The memory cache
+  // drops (and so may unload) its least recently used kernels past its
+  // bounds; forgotten keys and the symbol names of removed code are swept
+  // now and then, so that neither grows with the number of programs.
+  void keep(const std::string& key, const std::shared_ptr<const ResidentCode>& r) {
+    recent.insert(key, r, r->bytes);
+    live[key] = r;
+    if (live.size() < 2 * live_after_sweep + 256) return;
+    std::erase_if(live, [](const auto& entry) { return entry.second.expired(); });
+    live_after_sweep = live.size();
+    jit->getExecutionSession().getSymbolStringPool()->clearDeadEntries();
   }
 };
 
@@ -428,17 +489,18 @@ LoadedKernel load_kernel(const std::string& key, const KernelSource& source) {
   Backend& be = Backend::get();
   std::lock_guard lock(be.mutex);
   LoadedKernel out;
-  auto it = be.loaded.find(key);
-  if (it != be.loaded.end()) {
+  if (std::shared_ptr<const ResidentCode> r = be.find(key)) {
     // Written by this process, so not corrupt; still, never trust it blindly.
-    if (!describe_hit(be, key, it->second.meta, source, out)) {
+    if (!describe_hit(be, key, r->meta, source, out)) {
       out.code = build(be, source, out);
       out.code.module.reset();
       out.cache = " (IR built for the site table)";
     }
     ++be.memory_hits;
-    out.entries = it->second.entries;
+    out.entries = r->entries;
+    out.resident = r;
     out.cache = "hit (memory)" + out.cache;
+    be.keep(key, r);
     return out;
   }
   std::string why;
@@ -449,11 +511,12 @@ LoadedKernel load_kernel(const std::string& key, const KernelSource& source) {
     why = "corrupt entry (metadata)";
     if (unpack_entry(*payload, meta, objects) && describe_hit(be, key, meta, source, out)) {
       std::string failure;
-      if (std::optional<std::vector<EntryFn>> entries = be.add(objects, out.code, failure)) {
-        out.entries = std::move(*entries);
+      if (auto r = be.add(objects, out.code, std::string(meta), failure)) {
+        out.entries = r->entries;
+        out.resident = r;
         ++be.disk_loads;
         out.cache = "hit (disk)" + out.cache;
-        be.loaded[key] = Backend::Loaded{out.entries, std::string(meta)};
+        be.keep(key, r);
         return out;
       }
       why = "corrupt entry (objects: " + failure + ")";
@@ -467,13 +530,14 @@ LoadedKernel load_kernel(const std::string& key, const KernelSource& source) {
   std::vector<std::span<const char>> objects(compiled.begin(), compiled.end());
   std::string meta = encode_kernel_meta(source.graph, source.kernel, code);
   std::string failure;
-  std::optional<std::vector<EntryFn>> entries = be.add(objects, code, failure);
-  if (!entries) throw Error(ErrorKind::Resource, "jit: " + failure);
-  out.entries = std::move(*entries);
+  std::shared_ptr<const ResidentCode> r = be.add(objects, code, meta, failure);
+  if (!r) throw Error(ErrorKind::Resource, "jit: " + failure);
+  out.entries = r->entries;
+  out.resident = r;
   out.code = std::move(code);
   ++be.compiled;
   be.disk.store(k, pack_entry(meta, objects));
-  be.loaded[key] = Backend::Loaded{out.entries, std::move(meta)};
+  be.keep(key, r);
   out.cache = "miss: " + why;
   return out;
 }
@@ -513,8 +577,17 @@ ColdCompile compile_uncached(KernelCode& code) {
 
 BackendCounters backend_counters() {
   Backend& be = Backend::get();
-  return BackendCounters{be.compiled.load(), be.disk_loads.load(), be.memory_hits.load(),
-                         be.ir_built.load()};
+  std::lock_guard lock(be.mutex);
+  uint64_t released = be.released.load();
+  return BackendCounters{be.compiled.load(),
+                         be.disk_loads.load(),
+                         be.memory_hits.load(),
+                         be.ir_built.load(),
+                         released,
+                         be.loads - released,
+                         be.recent.entries(),
+                         be.recent.bytes(),
+                         be.recent.limits().max_entries};
 }
 
 } // namespace strata::jit

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -24,9 +25,17 @@ struct KernelSource {
   std::function<KernelCode()> build;
 };
 
+// A kernel's code loaded in the process's LLJIT: its own JITDylib (code and
+// data memory, symbols, resource tracker), removed when the last holder lets
+// go. Holders: the executables that run the kernel and the in-memory cache
+// (cache/memory_lru.h, STRATA_MEMORY_CACHE_ENTRIES/_MB), which keeps the most
+// recently used kernels for later compiles.
+struct ResidentCode;
+
 struct LoadedKernel {
-  std::vector<EntryFn> entries; // by entry index
-  KernelCode code;              // without module
+  std::vector<EntryFn> entries; // by entry index; valid while `resident` is held
+  std::shared_ptr<const ResidentCode> resident;
+  KernelCode code; // without module
   // "hit (memory)", "hit (disk)", "miss: <why>"; a hit whose stored site
   // table cannot be tied to this kernel's expressions (jit/kernel_meta.h
   // Unbound) says "... (IR built for the site table)".
@@ -86,12 +95,19 @@ std::string symbol_prefix(const std::string& key);
 std::string target_description();
 
 // Counters (tests): kernels compiled by LLVM, loaded from disk, found in
-// memory, and LLVM modules built (KernelSource::build) by load_kernel, in this process.
+// memory, and LLVM modules built (KernelSource::build) by load_kernel, in
+// this process; kernels whose code was removed from the LLJIT, and those
+// loaded now (held by an executable or by the memory cache).
 struct BackendCounters {
   uint64_t compiled = 0;
   uint64_t disk_loads = 0;
   uint64_t memory_hits = 0;
   uint64_t ir_built = 0;
+  uint64_t released = 0;
+  uint64_t resident = 0;
+  uint64_t cached = 0;            // entries of the memory cache
+  uint64_t cached_bytes = 0;      // their object bytes
+  uint64_t cache_max_entries = 0; // the memory cache's bound (STRATA_MEMORY_CACHE_ENTRIES)
 };
 BackendCounters backend_counters();
 

@@ -45,6 +45,7 @@ public:
       CompiledKernel& c = kernels_[k.id];
       c.code = std::move(loaded.code);
       c.fns = std::move(loaded.entries);
+      c.resident = std::move(loaded.resident);
       double total = ms_since(t0);
       codegen_ms += loaded.codegen_ms;
       optimise_ms += loaded.optimise_ms;

@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -19,9 +20,12 @@
 namespace strata::jit {
 
 // One kernel's code, loaded.
+struct ResidentCode; // jit/backend.h
+
 struct CompiledKernel {
   KernelCode code;
   std::vector<EntryFn> fns;
+  std::shared_ptr<const ResidentCode> resident; // keeps `fns` loaded
   EntryFn fn(int index) const { return fns[size_t(index)]; }
 };
 
