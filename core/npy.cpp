@@ -1,5 +1,7 @@
 #include "core/npy.h"
 
+#include "core/atomic_file.h"
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -12,6 +14,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/atomic_file.h"
 #include "core/error.h"
 
 namespace strata {
@@ -663,14 +666,10 @@ std::string encode_npy(const Array& a) {
 
 void write_npy(const std::string& path, const Array& a) {
   std::string header = header_bytes(a, path);
-  File f(std::fopen(path.c_str(), "wb"));
-  if (!f) fail(path, "cannot open for writing: " + errno_text());
-  bool ok = std::fwrite(header.data(), 1, header.size(), f.get()) == header.size();
-  emit_data(a, [&](const std::byte* p, size_t n) {
-    ok = ok && (n == 0 || std::fwrite(p, 1, n, f.get()) == n);
-  });
-  if (!ok) fail(path, "write error: " + errno_text());
-  if (std::fclose(f.release()) != 0) fail(path, "write error: " + errno_text());
+  AtomicFile f(path); // whole or not at all: a failure leaves no partial file
+  f.write(header);
+  emit_data(a, [&](const std::byte* p, size_t n) { f.write(p, n); });
+  f.commit();
 }
 
 } // namespace strata

@@ -3,8 +3,11 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <unistd.h>
 
+#include "core/atomic_file.h"
 #include "core/check.h"
+#include "core/error.h"
 #include "core/json_string.h"
 #include "core/npy.h"
 #include "core/parser.h"
@@ -137,19 +140,16 @@ void write_explanation(const fs::path& dir, const Bundle& b) {
     return; // a program that does not check has no element to explain
   }
   if (tree.empty()) return;
-  std::ofstream(dir / "explanation.txt", std::ios::binary) << tree;
+  write_file_atomically((dir / "explanation.txt").string(), tree);
 }
 
-void write_bundle(const fs::path& dir, const Bundle& b) {
-  fs::remove_all(dir);
+// The files of a bundle in `dir` (which exists).
+static void write_bundle_files(const fs::path& dir, const Bundle& b) {
   fs::create_directories(dir / "inputs");
-  {
-    std::ofstream out(dir / "program.strata", std::ios::binary);
-    out << b.program_text;
-  }
+  write_file_atomically((dir / "program.strata").string(), b.program_text);
   for (size_t i = 0; i < b.inputs.size(); ++i)
     write_npy((dir / "inputs" / (b.input_names[i] + ".npy")).string(), b.inputs[i]);
-  std::ofstream out(dir / "case.json", std::ios::binary);
+  std::ostringstream out;
   out << "{\n  \"program\": \"program.strata\",\n  \"engine\": " << json_string(b.engine)
       << ",\n  \"fusion\": " << (b.fusion ? "true" : "false")
       << ",\n  \"checked\": " << (b.checked ? "true" : "false")
@@ -159,8 +159,31 @@ void write_bundle(const fs::path& dir, const Bundle& b) {
   for (size_t i = 0; i < b.input_names.size(); ++i)
     out << (i ? ", " : "") << json_string(b.input_names[i]);
   out << "],\n  \"disagreement\": " << json_string(b.disagreement) << "\n}\n";
-  if (!out) throw Error(ErrorKind::Input, (dir / "case.json").string() + ": cannot write");
+  write_file_atomically((dir / "case.json").string(), out.str());
   write_explanation(dir, b);
+}
+
+// Written whole in a directory beside `dir`, then renamed to it: an
+// interrupted write (an error, Ctrl-C) never leaves a bundle without its
+// case.json or inputs where `strata check` would find it.
+void write_bundle(const fs::path& dir, const Bundle& b) {
+  fs::path temp = dir;
+  temp += ".tmp-" + std::to_string(::getpid());
+  fs::remove_all(temp);
+  try {
+    write_bundle_files(temp, b);
+    fs::remove_all(dir);
+    fs::rename(temp, dir);
+  } catch (const fs::filesystem_error& e) {
+    std::error_code ec;
+    fs::remove_all(temp, ec);
+    throw Error(ErrorKind::Input,
+                dir.string() + ": cannot write the bundle: " + e.code().message());
+  } catch (...) {
+    std::error_code ec;
+    fs::remove_all(temp, ec);
+    throw;
+  }
 }
 
 Bundle read_bundle(const fs::path& dir) {

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "core/atomic_file.h"
 #include "core/check.h"
 #include "core/parser.h"
 #include "fusion/dot.h"
@@ -12,15 +13,6 @@
 #include "tools/views.h"
 
 namespace strata::tool {
-namespace {
-
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  if (!out.flush()) throw Error(ErrorKind::Input, path + ": cannot write");
-}
-
-} // namespace
 
 void Views::add_options(po::options_description& options) {
   options.add_options()                                                                    //
@@ -72,9 +64,9 @@ void Views::finish(const std::string& file, const std::optional<KernelGraph>& gr
                    const std::vector<PhaseTimes>& engines,
                    const std::map<int, KernelTiming>& kernels) const {
   if (!graph) return;
-  if (!dump_dot.empty()) write_file(dump_dot, kernel_graph_dot(*graph, file));
+  if (!dump_dot.empty()) write_file_atomically(dump_dot, kernel_graph_dot(*graph, file));
   if (dump_phases) std::cerr << phases_text(engines);
-  if (!report.empty()) write_file(report, report_json(file, *graph, engines, kernels));
+  if (!report.empty()) write_file_atomically(report, report_json(file, *graph, engines, kernels));
 }
 
 int dot_command(const Args& args) {
@@ -99,7 +91,7 @@ int dot_command(const Args& args) {
   KernelGraph graph = build_kernel_graph(program, FusionOptions{!parsed.vars.count("no-fusion")});
   std::string dot = kernel_graph_dot(graph, file);
   if (parsed.vars.count("output"))
-    write_file(parsed.vars["output"].as<std::string>(), dot);
+    write_file_atomically(parsed.vars["output"].as<std::string>(), dot);
   else
     std::cout << dot;
   return 0;

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "core/atomic_file.h"
 #include "core/parser.h"
 #include "core/printer.h"
 #include "tools/commands.h"
@@ -33,15 +34,7 @@ int fmt_command(const Args& args) {
     std::cout << canonical;
     return 0;
   }
-  // Write beside the file and rename over it, so a failure never loses the original.
-  std::string tmp = file + ".fmt.tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out << canonical;
-    if (!out.flush()) throw Error(ErrorKind::Input, tmp + ": cannot write");
-  }
-  if (std::rename(tmp.c_str(), file.c_str()) != 0)
-    throw Error(ErrorKind::Input, file + ": cannot replace");
+  write_file_atomically(file, canonical); // a failure never loses the original
   return 0;
 }
 

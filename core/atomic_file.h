@@ -1,0 +1,41 @@
+// Files written whole or not at all. The bytes go to a temporary file beside
+// the target (same directory, so the rename cannot cross file systems); commit()
+// flushes it to disk and renames it over the target, keeping an existing
+// target's permissions. Until then the target is untouched, and an AtomicFile
+// destroyed without commit() (an error, an exception, Ctrl-C unwinding)
+// removes its temporary: a failure halfway never leaves a partial or
+// truncated file, and a tool that rewrites a user's file never loses it.
+// Every failure is an `input` error naming the target and the reason.
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+namespace strata {
+
+class AtomicFile {
+public:
+  explicit AtomicFile(std::string path);
+  ~AtomicFile();
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+
+  void write(const void* data, size_t bytes);
+  void write(std::string_view text) { write(text.data(), text.size()); }
+  // Makes the target the bytes written; the AtomicFile is done after it.
+  void commit();
+
+  const std::string& path() const { return path_; }
+
+private:
+  [[noreturn]] void fail(const std::string& why);
+  std::string path_;
+  std::string temp_;
+  std::FILE* file_ = nullptr;
+};
+
+// `contents` as the whole of `path`, atomically (above).
+void write_file_atomically(const std::string& path, std::string_view contents);
+
+} // namespace strata
