@@ -561,7 +561,15 @@ private:
 } // namespace
 
 void check_program(Program& p) {
+  p.checked = false;
   Checker().program(p);
+  p.checked = true;
+}
+
+void require_checked(const Program& p) {
+  if (!p.checked)
+    throw Error(ErrorKind::Usage, p.loc,
+                "the program was not type-checked: call check_program first");
 }
 
 } // namespace strata

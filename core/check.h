@@ -16,4 +16,9 @@ namespace strata {
 // Checks `p` in place; throws Error(ErrorKind::Type) on the first problem.
 void check_program(Program& p);
 
+// Throws a usage error unless check_program accepted `p`: every engine and
+// the interpreter call it first, so that a program built or parsed but never
+// checked is an error, not a crash.
+void require_checked(const Program& p);
+
 } // namespace strata

@@ -137,7 +137,8 @@ struct Program {
   std::vector<Param> params; // array-typed parameters
   AccPtr body;
   SrcLoc loc;
-  Type result; // set by the type checker
+  Type result;          // set by the type checker
+  bool checked = false; // set by the type checker; engines run only checked programs
 };
 
 inline ExpPtr make_exp(ExpNode node, SrcLoc loc = {}) {

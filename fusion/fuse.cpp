@@ -1,5 +1,7 @@
 #include "fusion/fuse.h"
 
+#include "core/check.h"
+
 #include "core/overload.h"
 #include "core/runtime_errors.h"
 
@@ -926,6 +928,7 @@ private:
 } // namespace
 
 KernelGraph build_kernel_graph(const Program& program, const FusionOptions& options) {
+  require_checked(program);
   return Fuser(options).run(program);
 }
 

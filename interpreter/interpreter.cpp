@@ -1,5 +1,7 @@
 #include "interpreter/interpreter.h"
 
+#include "core/check.h"
+
 #include <algorithm>
 #include <optional>
 
@@ -643,6 +645,7 @@ private:
 
 std::vector<Array> interpret(const Program& program, const std::vector<Array>& inputs,
                              const InterpreterOptions& options) {
+  require_checked(program);
   return Interpreter(options).run(program, inputs);
 }
 

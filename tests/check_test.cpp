@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "fusion/fuse.h"
 #include "tests/test_util.h"
 
 namespace strata {
@@ -305,6 +306,35 @@ TEST(CheckTypes, ArrayFunctionsOfAwhileSeeOnlyArrays) {
                               "(+ k 1)) n) (aproj 1 s))))"
                               "          (atuple (unit 0) xs)))");
   EXPECT_EQ(p.result.str(), "(tuple (array i64 0) (array f64 1))");
+}
+
+} // namespace
+} // namespace strata
+
+namespace strata {
+namespace {
+
+// A program never given to check_program is a usage error wherever it is run
+// (the interpreter, and every engine through build_kernel_graph), not a crash.
+TEST(RequireChecked, UncheckedProgramsAreUsageErrors) {
+  Program p = parse_program("(program ((xs (array f32 1)))\n"
+                            "  (map (lambda ((x f32)) (* x 2.0f32)) xs))",
+                            "unchecked.strata");
+  auto expect_usage = [](const auto& run) {
+    try {
+      run();
+      ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::Usage);
+      EXPECT_EQ(e.headline(), "unchecked.strata:1:1: error: the program was not type-checked: "
+                              "call check_program first");
+    }
+  };
+  expect_usage([&] { interpret(p, {test::array_of<float>({1})}); });
+  expect_usage([&] { build_kernel_graph(p, FusionOptions{}); });
+  check_program(p);
+  EXPECT_EQ(test::values_of<float>(interpret(p, {test::array_of<float>({1})}).at(0)),
+            std::vector<float>{2});
 }
 
 } // namespace
