@@ -225,6 +225,7 @@ private:
   void fold(const Kernel& k, const kn::Fold& x) {
     const SrcLoc& loc = k.ops.back().loc;
     delayed(x.input, loc);
+    closed(x.seed); // evaluated first by the executor when rows are chunked
     check_rank(x.input.type.rank() + 1, loc);
     KernelEntries& ke = entries(k);
     ArrayId lanes = add_slot(Type::array(x.input.type.elem(), 1));
@@ -338,6 +339,7 @@ private:
   void scan(const Kernel& k, const kn::Scan& x) {
     const SrcLoc& loc = k.ops.back().loc;
     delayed(x.input, loc);
+    closed(x.seed); // evaluated first by the executor when rows are chunked
     check_rank(x.input.type.rank() + 1, loc);
     KernelEntries& ke = entries(k);
     const Type& elem = x.input.type.elem();

@@ -276,6 +276,9 @@ private:
       launch(entry(k, "rows"), row_params(sh, rows, n, 1), rows);
       return;
     }
+    // The seed before any element (docs/language.md, Errors): a row's work
+    // item evaluates it first, but the chunks' lanes run before any row's.
+    if (x.seed && rows > 0) eval(*x.seed);
     LaunchParams p = chunked_params(sh, rows, order_.fold_chunk, x.input.type.elem());
     ArrayId lanes = scratch(k, 0);
     chunk_totals(k, lanes, p);
@@ -295,6 +298,7 @@ private:
     ArrayId lanes = scratch(k, 0), carry = scratch(k, 1);
     LaunchParams p = row_params(sh, rows, n, 1);
     if (order_.scan_chunked(n) && n > order_.scan_chunk) {
+      if (x.seed && rows > 0) eval(*x.seed); // before any element, as in fold
       p = chunked_params(sh, rows, order_.scan_chunk, x.input.type.elem());
       chunk_totals(k, lanes, p); // all but each row's last chunk
       set(carry, allocate(carry, {rows * p.v[3]}));

@@ -47,8 +47,9 @@ void run_fold(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::F
   Shape outer = outer_of(sh);
   int64_t rows = shape_size(outer);
   size_t leaves = f.input.type.elem().leaves().size();
-  std::vector<Slot> seed;
-  if (f.seed) seed = rt.eval(c, *f.seed);
+  // The seed: only for a non-empty result, before any element (docs/language.md, Errors).
+  std::vector<Slot> seed(leaves);
+  if (f.seed && rows > 0) seed = rt.eval(c, *f.seed);
   rt.set(k.outputs[0], result_array(rt, f.input.type.elem(), outer));
   if (!f.seed && n == 0 && rows > 0) throw fold1_empty_row(sh, k.ops.back().loc);
   Array& out = rt.get_mutable(k.outputs[0]);
@@ -104,7 +105,9 @@ void run_foldseg(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn
   int64_t rows = shape_size(out_shape);
   out_shape.push_back(nsegs);
   rt.set(k.outputs[0], result_array(rt, f.input.type.elem(), out_shape));
-  std::vector<Slot> seed = rt.eval(c, *f.seed);
+  // The seed: only for a non-empty result, before any element (as in fold).
+  std::vector<Slot> seed(f.input.type.elem().leaves().size());
+  if (rows * nsegs > 0) seed = rt.eval(c, *f.seed);
   int rank = int(sh.size());
   std::vector<Slot> aux = shape_slots(sh, 3 + seed.size());
   aux[size_t(rank)] = Slot(reinterpret_cast<intptr_t>(offset.data()));
@@ -153,7 +156,8 @@ void run_scan(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::S
   Shape outer = outer_of(p.shape);
   p.rows = shape_size(outer);
   p.leaves = s.input.type.elem().leaves().size();
-  if (s.seed) p.seed = rt.eval(c, *s.seed);
+  // The seed: only for a non-empty result (one with rows), before any element.
+  if (s.seed) p.seed = p.rows > 0 ? rt.eval(c, *s.seed) : std::vector<Slot>(p.leaves);
   bool plus_one = s.kind == ScanKind::Scanl || s.kind == ScanKind::Scanr;
   bool right = s.kind == ScanKind::Scanr || s.kind == ScanKind::Scanr1;
   p.m = plus_one ? p.n + 1 : p.n;
@@ -275,6 +279,9 @@ void run_stencil(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn
   // chunk runs again element by element in row-major order, so that the
   // error is the first failing element's, as in the interpreter (the entries
   // only write the result: running an element twice writes the same value).
+  // The edge entry goes first for each element: it evaluates a constant
+  // boundary before anything else, so that the boundary's error comes before
+  // any element's even when the first element is interior (a window of 1).
   EntryFn interiors = c.fn(c.code.main), edges = c.fn(c.code.edges);
   const JitArray* table = rt.table();
   JitError first;
@@ -286,8 +293,8 @@ void run_stencil(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn
         JitError seen = err;
         for (int64_t p = b; p < e; ++p) {
           err = JitError{};
-          if (interiors(table, &err, p, p + 1, nullptr) != 0 ||
-              edges(table, &err, p, p + 1, nullptr) != 0)
+          if (edges(table, &err, p, p + 1, nullptr) != 0 ||
+              interiors(table, &err, p, p + 1, nullptr) != 0)
             return true;
         }
         err = seen; // not failing again cannot happen (the entries are pure); keep the error
