@@ -47,10 +47,11 @@ void run_fold(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::F
   Shape outer = outer_of(sh);
   int64_t rows = shape_size(outer);
   size_t leaves = f.input.type.elem().leaves().size();
-  // The seed: only for a non-empty result, before any element (docs/language.md, Errors).
+  rt.set(k.outputs[0], result_array(rt, f.input.type.elem(), outer));
+  // The seed: only for a non-empty result, after the result is allocated and
+  // before any element, as in the interpreter (docs/language.md, Errors).
   std::vector<Slot> seed(leaves);
   if (f.seed && rows > 0) seed = rt.eval(c, *f.seed);
-  rt.set(k.outputs[0], result_array(rt, f.input.type.elem(), outer));
   if (!f.seed && n == 0 && rows > 0) throw fold1_empty_row(sh, k.ops.back().loc);
   Array& out = rt.get_mutable(k.outputs[0]);
   int rank = int(sh.size());
@@ -156,8 +157,6 @@ void run_scan(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::S
   Shape outer = outer_of(p.shape);
   p.rows = shape_size(outer);
   p.leaves = s.input.type.elem().leaves().size();
-  // The seed: only for a non-empty result (one with rows), before any element.
-  if (s.seed) p.seed = p.rows > 0 ? rt.eval(c, *s.seed) : std::vector<Slot>(p.leaves);
   bool plus_one = s.kind == ScanKind::Scanl || s.kind == ScanKind::Scanr;
   bool right = s.kind == ScanKind::Scanr || s.kind == ScanKind::Scanr1;
   p.m = plus_one ? p.n + 1 : p.n;
@@ -167,6 +166,9 @@ void run_scan(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::S
   rt.set(k.outputs[0], result_array(rt, elem, out_shape));
   bool prime = s.kind == ScanKind::ScanlPrime;
   if (prime) rt.set(k.outputs[1], result_array(rt, elem, outer));
+  // The seed: only for a non-empty result (one with rows), after the results
+  // are allocated and before any element (as in fold).
+  if (s.seed) p.seed = p.rows > 0 ? rt.eval(c, *s.seed) : std::vector<Slot>(p.leaves);
   Array& out = rt.get_mutable(k.outputs[0]);
 
   // The seed's own place in each row, and scanl's totals.

@@ -220,14 +220,14 @@ void run_scan(Runtime& rt, const Kernel& k, const kn::Scan& s) {
   p.m = s.kind == ScanKind::Scanl || s.kind == ScanKind::Scanr ? p.n + 1 : p.n;
   Shape outer(p.shape.begin(), p.shape.end() - 1);
   int64_t rows = shape_size(outer);
-  // The seed is evaluated only when the result is non-empty (it has rows),
-  // before any element (docs/language.md, Errors).
-  if (p.seeded && rows > 0) p.seed = rt.eval(*s.seed);
   Type elem = s.input.type.elem();
   Shape out_shape = outer;
   out_shape.push_back(p.m);
   Array out = rt.allocate(k.outputs[0], elem, out_shape);
   Array totals = s.kind == ScanKind::ScanlPrime ? rt.allocate(k.outputs[1], elem, outer) : Array();
+  // The seed is evaluated only when the result is non-empty (it has rows),
+  // after the results are allocated and before any element (docs/language.md, Errors).
+  if (p.seeded && rows > 0) p.seed = rt.eval(*s.seed);
   if (rows == 0) { // nothing to compute
     rt.set(k.outputs[0], std::move(out));
     if (s.kind == ScanKind::ScanlPrime) rt.set(k.outputs[1], std::move(totals));
