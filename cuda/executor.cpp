@@ -184,7 +184,8 @@ private:
   }
   Shape permute_source_;
 
-  // A closed expression's scalar leaves as 64-bit words.
+  // A closed expression's scalar leaves as 64-bit words (zero for one generated
+  // for its errors only: a seed, cuda/codegen_kernels.cpp).
   std::vector<int64_t> eval(const Exp& e) {
     LaunchParams p;
     p.v[0] = int64_t(*words_dev_);

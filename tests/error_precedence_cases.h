@@ -57,6 +57,11 @@ inline const std::vector<Case>& cases() {
        PREC_XS "  (alet ((m (map (lambda ((x i64)) (quot 1 x)) xs))\n"
                "         (r (fold " PREC_ADD " " PREC_SEED " m)))" PREC_LATER,
        "test.strata:2:36: error: division by zero in `quot` (1 quot 0)", true},
+      {"fold of f64 over (2,4): a float seed before combining steps that read out of bounds",
+       PREC_XS "  (alet ((r (fold (lambda ((a f64) (b f64)) (+ a (cast f64 (! xs (ix 9)))))\n"
+               "              (cast f64 " PREC_SEED ")\n"
+               "              (generate (ix 2 4) (lambda ((i (ix 2))) 1.5)))))" PREC_LATER,
+       "test.strata:3:25: error: division by zero in `quot` (7 quot 0)"},
       // ---- foldseg
       {"foldseg over (0,4): empty result, the later slice fails",
        PREC_XS "  (alet ((r (foldseg " PREC_ADD " " PREC_SEED
