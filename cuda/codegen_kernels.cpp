@@ -119,7 +119,10 @@ private:
     }
   }
 
-  void closed(const ExpPtr& e) {
+  // `value`: write the leaves as i64 words (shapes, checks, conditions);
+  // without it the expression is evaluated for its errors only (a seed, whose
+  // float leaves must not be converted to i64) and the words are zero.
+  void closed(const ExpPtr& e, bool value = true) {
     if (!e || out_.closed.count(e.get())) return;
     std::string name = out_.prefix + "_c" + std::to_string(out_.closed.size());
     out_.closed[e.get()] = name;
@@ -128,7 +131,8 @@ private:
     ScalarGen s(g_, out_, code, 1);
     Val v = s.exp(*e);
     for (size_t l = 0; l < v.leaves.size(); ++l)
-      s.line("((i64*)(uptr)p.v[0])[" + std::to_string(l) + "] = (i64)" + v.leaves[l] + ";");
+      s.line("((i64*)(uptr)p.v[0])[" + std::to_string(l) +
+             "] = " + (value ? "(i64)" + v.leaves[l] : "0; (void)" + v.leaves[l]) + ";");
     end(name, code);
   }
 
@@ -225,6 +229,7 @@ private:
   void fold(const Kernel& k, const kn::Fold& x) {
     const SrcLoc& loc = k.ops.back().loc;
     delayed(x.input, loc);
+    closed(x.seed, false); // evaluated first by the executor when rows are chunked
     check_rank(x.input.type.rank() + 1, loc);
     KernelEntries& ke = entries(k);
     ArrayId lanes = add_slot(Type::array(x.input.type.elem(), 1));
@@ -338,6 +343,7 @@ private:
   void scan(const Kernel& k, const kn::Scan& x) {
     const SrcLoc& loc = k.ops.back().loc;
     delayed(x.input, loc);
+    closed(x.seed, false); // evaluated first by the executor when rows are chunked
     check_rank(x.input.type.rank() + 1, loc);
     KernelEntries& ke = entries(k);
     const Type& elem = x.input.type.elem();

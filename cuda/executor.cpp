@@ -184,7 +184,8 @@ private:
   }
   Shape permute_source_;
 
-  // A closed expression's scalar leaves as 64-bit words.
+  // A closed expression's scalar leaves as 64-bit words (zero for one generated
+  // for its errors only: a seed, cuda/codegen_kernels.cpp).
   std::vector<int64_t> eval(const Exp& e) {
     LaunchParams p;
     p.v[0] = int64_t(*words_dev_);
@@ -276,6 +277,9 @@ private:
       launch(entry(k, "rows"), row_params(sh, rows, n, 1), rows);
       return;
     }
+    // The seed before any element (docs/language.md, Errors): a row's work
+    // item evaluates it first, but the chunks' lanes run before any row's.
+    if (x.seed && rows > 0) eval(*x.seed);
     LaunchParams p = chunked_params(sh, rows, order_.fold_chunk, x.input.type.elem());
     ArrayId lanes = scratch(k, 0);
     chunk_totals(k, lanes, p);
@@ -295,6 +299,7 @@ private:
     ArrayId lanes = scratch(k, 0), carry = scratch(k, 1);
     LaunchParams p = row_params(sh, rows, n, 1);
     if (order_.scan_chunked(n) && n > order_.scan_chunk) {
+      if (x.seed && rows > 0) eval(*x.seed); // before any element, as in fold
       p = chunked_params(sh, rows, order_.scan_chunk, x.input.type.elem());
       chunk_totals(k, lanes, p); // all but each row's last chunk
       set(carry, allocate(carry, {rows * p.v[3]}));

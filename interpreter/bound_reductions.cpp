@@ -81,7 +81,8 @@ BArrays BoundEvaluator::ev(const ac::Fold& f, const Acc& a) {
   BoundedArray src = eval_array(*f.a);
   auto [outer, n] = split_inner(src.shape());
   BoundedArray out = allocate(a, a.type.elem(), outer);
-  BValue seed = f.seed ? eval(*f.seed) : BValue();
+  // Seeds: evaluated for a non-empty result only, as in the interpreter.
+  BValue seed = f.seed && out.size() > 0 ? eval(*f.seed) : BValue();
   if (!f.seed && n == 0 && out.size() > 0)
     throw Error(ErrorKind::EmptyReduction, a.loc,
                 "fold1 over an empty row (row " + shape_str(from_linear(outer, 0)) + " of shape " +
@@ -114,7 +115,7 @@ BArrays BoundEvaluator::ev(const ac::FoldSeg& f, const Acc& a) {
   const int64_t* lengths = segs.value.leaf_data<int64_t>(0);
   foldseg_segment_starts(lengths, segs.size(), src.shape(), a.loc); // checks the lengths
   BoundedArray out = allocate(a, a.type.elem(), with_inner(outer, segs.size()));
-  BValue seed = eval(*f.seed);
+  BValue seed = out.size() > 0 ? eval(*f.seed) : BValue();
   int64_t nsegs = segs.size();
   std::vector<int64_t> starts(size_t(nsegs), 0);
   for (int64_t s = 1; s < nsegs; ++s)
@@ -141,7 +142,7 @@ BArrays BoundEvaluator::ev(const ac::Scan& s, const Acc& a) {
   BoundedArray src = eval_array(*s.a);
   auto [outer, n] = split_inner(src.shape());
   int64_t rows = shape_size(outer);
-  BValue seed = s.seed ? eval(*s.seed) : BValue();
+  BValue seed = s.seed && rows > 0 ? eval(*s.seed) : BValue();
   bool grows = s.kind == ScanKind::Scanl || s.kind == ScanKind::Scanr;
   Type elem = src.value.elem_type();
   BoundedArray out = allocate(a, elem, with_inner(outer, grows ? n + 1 : n));

@@ -325,6 +325,7 @@ BArrays BoundEvaluator::ev(const ac::Generate& g, const Acc& a) {
 BArrays BoundEvaluator::ev(const ac::Fill& f, const Acc& a) {
   Why sw = Why::None;
   BoundedArray out = allocate(a, a.type.elem(), eval_shape(*f.shape, "fill", sw));
+  if (out.size() == 0) return finish(std::move(out), sw); // as the interpreter: not evaluated
   BValue v = eval(*f.value);
   for (int64_t i = 0; i < out.size(); ++i)
     write_element(out, i, v);
@@ -457,7 +458,8 @@ BArrays BoundEvaluator::ev(const ac::Slice& s, const Acc& a) {
 BArrays BoundEvaluator::ev(const ac::Stencil& s, const Acc& a) {
   BoundedArray src = eval_array(*s.a);
   Window w{&src, &s, BValue(), Index(size_t(src.value.rank()), 0)};
-  if (s.boundary.kind == ac::BoundaryKind::Constant) w.constant = eval(*s.boundary.constant);
+  if (s.boundary.kind == ac::BoundaryKind::Constant && src.size() > 0) // as the interpreter
+    w.constant = eval(*s.boundary.constant);
   BoundedArray out = allocate(a, a.type.elem(), src.shape());
   Window* saved = window_;
   window_ = &w;

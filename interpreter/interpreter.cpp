@@ -372,6 +372,7 @@ private:
 
   Arrays ev(const ac::Fill& f, const Acc& a) {
     Array out = allocate(a, eval_shape(*f.shape, a));
+    if (out.size() == 0) return Arrays::single(out); // the value is not evaluated
     Value v = eval(*f.value);
     for (int64_t i = 0; i < out.size(); ++i)
       write_element(out, i, v);
@@ -408,7 +409,9 @@ private:
     Array src = eval_array(*f.a);
     auto [outer, n] = split_inner(src.shape());
     Array out = allocate(a, outer);
-    Value seed = f.seed ? eval(*f.seed) : Value();
+    // An operation-level expression: evaluated only for a non-empty result,
+    // before any element (docs/language.md, Errors).
+    Value seed = f.seed && out.size() > 0 ? eval(*f.seed) : Value();
     if (!f.seed && n == 0 && out.size() > 0) throw fold1_empty_row(src.shape(), a.loc);
     int lanes = fold_lanes(options_.order, src.elem_type());
     for_each_element(a, outer, out.size(), [&](int64_t row) {
@@ -430,7 +433,7 @@ private:
     const int64_t* lengths = segs.leaf_data<int64_t>(0);
     foldseg_segment_starts(lengths, segs.size(), src.shape(), a.loc); // checks the lengths
     Array out = allocate(a, with_inner(outer, segs.size()));
-    Value seed = eval(*f.seed);
+    Value seed = out.size() > 0 ? eval(*f.seed) : Value(); // as in fold
     int64_t nsegs = segs.size();
     std::vector<int64_t> starts(size_t(nsegs), 0);
     for (int64_t s = 1; s < nsegs; ++s)
@@ -450,7 +453,8 @@ private:
     Array src = eval_array(*s.a);
     auto [outer, n] = split_inner(src.shape());
     int64_t rows = shape_size(outer);
-    Value seed = s.seed ? eval(*s.seed) : Value();
+    // Every seeded scan's result is non-empty exactly when it has rows.
+    Value seed = s.seed && rows > 0 ? eval(*s.seed) : Value();
     bool grows = s.kind == ScanKind::Scanl || s.kind == ScanKind::Scanr;
     int64_t m = grows ? n + 1 : n;
     Type elem = src.elem_type();
@@ -603,7 +607,10 @@ private:
   Arrays ev(const ac::Stencil& s, const Acc& a) {
     Array src = eval_array(*s.a);
     Window w{&s.f.params[0].name, &src, &s, Value(), Index(size_t(src.rank()), 0)};
-    if (s.boundary.kind == ac::BoundaryKind::Constant) w.constant = eval(*s.boundary.constant);
+    // Evaluated for a non-empty array only, before any element (even when no
+    // window reaches past the edge).
+    if (s.boundary.kind == ac::BoundaryKind::Constant && src.size() > 0)
+      w.constant = eval(*s.boundary.constant);
     Array out = allocate(a, src.shape());
     Window* saved = window_;
     window_ = &w;

@@ -47,9 +47,11 @@ void run_fold(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::F
   Shape outer = outer_of(sh);
   int64_t rows = shape_size(outer);
   size_t leaves = f.input.type.elem().leaves().size();
-  std::vector<Slot> seed;
-  if (f.seed) seed = rt.eval(c, *f.seed);
   rt.set(k.outputs[0], result_array(rt, f.input.type.elem(), outer));
+  // The seed: only for a non-empty result, after the result is allocated and
+  // before any element, as in the interpreter (docs/language.md, Errors).
+  std::vector<Slot> seed(leaves);
+  if (f.seed && rows > 0) seed = rt.eval(c, *f.seed);
   if (!f.seed && n == 0 && rows > 0) throw fold1_empty_row(sh, k.ops.back().loc);
   Array& out = rt.get_mutable(k.outputs[0]);
   int rank = int(sh.size());
@@ -104,7 +106,9 @@ void run_foldseg(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn
   int64_t rows = shape_size(out_shape);
   out_shape.push_back(nsegs);
   rt.set(k.outputs[0], result_array(rt, f.input.type.elem(), out_shape));
-  std::vector<Slot> seed = rt.eval(c, *f.seed);
+  // The seed: only for a non-empty result, before any element (as in fold).
+  std::vector<Slot> seed(f.input.type.elem().leaves().size());
+  if (rows * nsegs > 0) seed = rt.eval(c, *f.seed);
   int rank = int(sh.size());
   std::vector<Slot> aux = shape_slots(sh, 3 + seed.size());
   aux[size_t(rank)] = Slot(reinterpret_cast<intptr_t>(offset.data()));
@@ -153,7 +157,6 @@ void run_scan(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::S
   Shape outer = outer_of(p.shape);
   p.rows = shape_size(outer);
   p.leaves = s.input.type.elem().leaves().size();
-  if (s.seed) p.seed = rt.eval(c, *s.seed);
   bool plus_one = s.kind == ScanKind::Scanl || s.kind == ScanKind::Scanr;
   bool right = s.kind == ScanKind::Scanr || s.kind == ScanKind::Scanr1;
   p.m = plus_one ? p.n + 1 : p.n;
@@ -163,6 +166,9 @@ void run_scan(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::S
   rt.set(k.outputs[0], result_array(rt, elem, out_shape));
   bool prime = s.kind == ScanKind::ScanlPrime;
   if (prime) rt.set(k.outputs[1], result_array(rt, elem, outer));
+  // The seed: only for a non-empty result (one with rows), after the results
+  // are allocated and before any element (as in fold).
+  if (s.seed) p.seed = p.rows > 0 ? rt.eval(c, *s.seed) : std::vector<Slot>(p.leaves);
   Array& out = rt.get_mutable(k.outputs[0]);
 
   // The seed's own place in each row, and scanl's totals.
@@ -275,6 +281,9 @@ void run_stencil(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn
   // chunk runs again element by element in row-major order, so that the
   // error is the first failing element's, as in the interpreter (the entries
   // only write the result: running an element twice writes the same value).
+  // The edge entry goes first for each element: it evaluates a constant
+  // boundary before anything else, so that the boundary's error comes before
+  // any element's even when the first element is interior (a window of 1).
   EntryFn interiors = c.fn(c.code.main), edges = c.fn(c.code.edges);
   const JitArray* table = rt.table();
   JitError first;
@@ -286,8 +295,8 @@ void run_stencil(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn
         JitError seen = err;
         for (int64_t p = b; p < e; ++p) {
           err = JitError{};
-          if (interiors(table, &err, p, p + 1, nullptr) != 0 ||
-              edges(table, &err, p, p + 1, nullptr) != 0)
+          if (edges(table, &err, p, p + 1, nullptr) != 0 ||
+              interiors(table, &err, p, p + 1, nullptr) != 0)
             return true;
         }
         err = seen; // not failing again cannot happen (the entries are pure); keep the error

@@ -143,8 +143,10 @@ void run_fold(Runtime& rt, const Kernel& k, const kn::Fold& fold) {
   Shape outer(p.shape.begin(), p.shape.end() - 1);
   p.rows = shape_size(outer);
   p.has_seed = fold.seed != nullptr;
-  if (p.has_seed) p.seed = rt.eval(*fold.seed);
   Array out = rt.allocate(k.outputs[0], fold.input.type.elem(), outer);
+  // The seed: only for a non-empty result, after the result is allocated and
+  // before any element, as in the interpreter (docs/language.md, Errors).
+  if (p.has_seed && p.rows > 0) p.seed = rt.eval(*fold.seed);
   if (!p.has_seed && p.n == 0 && p.rows > 0) throw fold1_empty_row(p.shape, k.ops.back().loc);
   std::optional<NativeFold> native = recognise_fold(fold.f);
   if (native && !native_runs(rt.order, *native)) native.reset();

@@ -23,7 +23,8 @@ void run_foldseg(Runtime& rt, const Kernel& k, const kn::FoldSeg& f) {
   Shape out_shape = outer;
   out_shape.push_back(nsegs);
   Array out = rt.allocate(k.outputs[0], f.input.type.elem(), out_shape);
-  Leaves seed = rt.eval(*f.seed);
+  // The seed: only for a non-empty result, before any element (docs/language.md, Errors).
+  Leaves seed = rows * nsegs > 0 ? rt.eval(*f.seed) : Leaves();
   const ScalarFunction& elem = rt.functions.of(f.input.elem);
   const ScalarFunction& combine = rt.functions.of(f.f);
 

@@ -218,7 +218,6 @@ void run_scan(Runtime& rt, const Kernel& k, const kn::Scan& s) {
   p.right = s.kind == ScanKind::Scanr || s.kind == ScanKind::Scanr1;
   p.seeded = s.seed != nullptr;
   p.m = s.kind == ScanKind::Scanl || s.kind == ScanKind::Scanr ? p.n + 1 : p.n;
-  if (p.seeded) p.seed = rt.eval(*s.seed);
   Shape outer(p.shape.begin(), p.shape.end() - 1);
   int64_t rows = shape_size(outer);
   Type elem = s.input.type.elem();
@@ -226,6 +225,14 @@ void run_scan(Runtime& rt, const Kernel& k, const kn::Scan& s) {
   out_shape.push_back(p.m);
   Array out = rt.allocate(k.outputs[0], elem, out_shape);
   Array totals = s.kind == ScanKind::ScanlPrime ? rt.allocate(k.outputs[1], elem, outer) : Array();
+  // The seed is evaluated only when the result is non-empty (it has rows),
+  // after the results are allocated and before any element (docs/language.md, Errors).
+  if (p.seeded && rows > 0) p.seed = rt.eval(*s.seed);
+  if (rows == 0) { // nothing to compute
+    rt.set(k.outputs[0], std::move(out));
+    if (s.kind == ScanKind::ScanlPrime) rt.set(k.outputs[1], std::move(totals));
+    return;
+  }
 
   std::optional<Leaves> seed;
   if (p.seeded) seed = p.seed;

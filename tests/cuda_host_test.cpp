@@ -21,36 +21,6 @@ constexpr int kGenerated = 30;
 constexpr int kGenerated = 150;
 #endif
 
-// A test-only engine whose executables run precompiled host code.
-class HostEngine final : public Engine {
-public:
-  HostEngine(const std::vector<Unit>& us, std::shared_ptr<cuda::HostModule> m) : module_(m) {
-    for (const Unit& u : us)
-      units_[{u.c->program.get(), u.fused}] = &u;
-  }
-  std::string name() const override { return "cuda-host"; }
-  bool available(std::string&) const override { return true; }
-  std::unique_ptr<Executable> compile(const Program& p, const CompileOptions& o) const override {
-    return std::make_unique<Exe>(*units_.at({&p, o.fusion}), module_, o.order);
-  }
-
-private:
-  struct Exe final : Executable {
-    Exe(const Unit& u, std::shared_ptr<cuda::HostModule> m, const ReductionOrder& o)
-        : unit(u), order(o), backend(m), pool(backend) {}
-    std::vector<Array> run(const std::vector<Array>& inputs) override {
-      return cuda::run_graph(*unit.graph, unit.code, backend, pool, inputs, order);
-    }
-    ReductionOrder reduction_order() const override { return order; }
-    const Unit& unit;
-    ReductionOrder order;
-    cuda::HostBackend backend;
-    cuda::Pool pool;
-  };
-  std::shared_ptr<cuda::HostModule> module_;
-  std::map<std::pair<const Program*, bool>, const Unit*> units_;
-};
-
 void check_all(const std::vector<Case>& cases, const std::string& tag) {
   std::vector<Unit> us = units(cases, tag);
   auto module = cuda::HostModule::compile(batch_source(us, 0, us.size()));

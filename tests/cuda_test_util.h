@@ -5,15 +5,19 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "core/check.h"
+#include "core/engine.h"
 #include "core/npy.h"
 #include "core/parser.h"
 #include "cuda/codegen.h"
+#include "cuda/executor.h"
+#include "cuda/host_backend.h"
 #include "cuda/prelude.h"
 #include "fusion/fuse.h"
 #include "oracle/generator.h"
@@ -91,5 +95,35 @@ inline std::string batch_source(const std::vector<Unit>& us, size_t first, size_
     s += cuda::without_prelude(us[i].code);
   return s;
 }
+
+// A test-only engine whose executables run precompiled host code.
+class HostEngine final : public Engine {
+public:
+  HostEngine(const std::vector<Unit>& us, std::shared_ptr<cuda::HostModule> m) : module_(m) {
+    for (const Unit& u : us)
+      units_[{u.c->program.get(), u.fused}] = &u;
+  }
+  std::string name() const override { return "cuda-host"; }
+  bool available(std::string&) const override { return true; }
+  std::unique_ptr<Executable> compile(const Program& p, const CompileOptions& o) const override {
+    return std::make_unique<Exe>(*units_.at({&p, o.fusion}), module_, o.order);
+  }
+
+private:
+  struct Exe final : Executable {
+    Exe(const Unit& u, std::shared_ptr<cuda::HostModule> m, const ReductionOrder& o)
+        : unit(u), order(o), backend(m), pool(backend) {}
+    std::vector<Array> run(const std::vector<Array>& inputs) override {
+      return cuda::run_graph(*unit.graph, unit.code, backend, pool, inputs, order);
+    }
+    ReductionOrder reduction_order() const override { return order; }
+    const Unit& unit;
+    ReductionOrder order;
+    cuda::HostBackend backend;
+    cuda::Pool pool;
+  };
+  std::shared_ptr<cuda::HostModule> module_;
+  std::map<std::pair<const Program*, bool>, const Unit*> units_;
+};
 
 } // namespace strata::cudatest
