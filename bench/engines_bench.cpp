@@ -1,4 +1,4 @@
-// strata_bench: every workload of BENCHMARKS.md (bench/workloads.h) on every
+// strata_bench: every workload of docs/bench.md (bench/workloads.h) on every
 // registered engine, fused and unfused, with 1 thread and all threads for the
 // TBB-scheduled engines, beside the hand-written -O3 and oneTBB baselines.
 //

@@ -1,4 +1,4 @@
-// Deterministic benchmark inputs, exactly as /work/shared/BENCHMARKS.md
+// Deterministic benchmark inputs, exactly as docs/bench.md ("Workload definitions")
 // defines them (hash32, h, u01, mod), so that every engine and every
 // hand-written baseline sees the same data, and figures can be compared with
 // other libraries timed on the same inputs.

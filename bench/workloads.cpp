@@ -80,7 +80,7 @@ const char* kHistogram = R"((program ((keys (array i32 1)))
            (map (lambda ((k i32)) 1i32) keys)))
 )";
 
-// examples/matmul.strata is f64; BENCHMARKS.md's matmul is f32.
+// examples/matmul.strata is f64; docs/bench.md's matmul is f32.
 const char* kMatmul = R"((program ((a (array f32 2)) (b (array f32 2)))
   (alet ((bt (backpermute (ix (proj 1 (shape b)) (proj 0 (shape b)))
                           (lambda ((i (ix 2))) (ix (proj 1 i) (proj 0 i)))

@@ -1,4 +1,4 @@
-// The benchmark workloads of /work/shared/BENCHMARKS.md: for each, its Strata
+// The benchmark workloads of docs/bench.md ("Workload definitions"): for each, its Strata
 // program as text (examples/*.strata where one matches the definition), its
 // deterministic inputs, its sizes (full, reduced for the interpreter, tiny for
 // the smoke test), how much work and memory traffic one run is, and the

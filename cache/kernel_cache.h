@@ -1,4 +1,4 @@
-// The kernel cache shared by the jit and cuda engines (DESIGN.md, "Kernel
+// The kernel cache shared by the jit and cuda engines (docs/jit.md, "Kernel
 // cache"): compiled kernels keyed by a structural hash of everything baked
 // into them, held in memory by the engine and on disk by this cache, so that
 // a second process running the same program compiles nothing. The in-memory

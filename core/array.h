@@ -4,7 +4,7 @@
 // one per scalar leaf, each contiguous and row-major. Buffers are 64-byte
 // aligned, shared (copying an Array shares its storage: arrays are immutable
 // once built) and their start addresses are staggered by multiples of 64 bytes
-// so that many arrays do not alias the same cache sets (see DESIGN.md).
+// so that many arrays do not alias the same cache sets (docs/tbb.md).
 #pragma once
 
 #include <atomic>

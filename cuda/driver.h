@@ -1,5 +1,5 @@
 // The CUDA driver API, loaded at run time with dlopen("libcuda.so.1"), so
-// the same binary runs on machines without a driver or a GPU (DESIGN.md: an
+// the same binary runs on machines without a driver or a GPU (docs/cuda.md: an
 // unavailable engine says why and is skipped). Only the few entry points the
 // engine uses are resolved; types come from the toolkit's cuda.h.
 #pragma once

@@ -4,7 +4,7 @@
 Run from anywhere with a Python 3 that has NumPy (on Debian: apt-get install
 python3-numpy; run /usr/bin/python3 examples/make_data.py).  The script is
 deterministic: inputs come from fixed lists or from the hash32-based generators
-of BENCHMARKS.md at small sizes, so rerunning it rewrites byte-identical files.
+of docs/bench.md ("Workload definitions") at small sizes, so rerunning it rewrites byte-identical files.
 
 Expected outputs are computed here with NumPy directly from the formulas, never
 by Strata.  Where Strata's oracle order matters for floats (folds, stencils),
@@ -104,7 +104,7 @@ def check_syntax(expected_params):
     print(f"syntax ok: {len(files)} programs")
 
 
-# ------------------------------------------------------- inputs of BENCHMARKS.md
+# ------------------------------------------------------- inputs of docs/bench.md
 
 def hash32(x):
     x = np.asarray(x, dtype=np.uint64) & M32

@@ -1,4 +1,4 @@
-// The kernel graph: what every engine executes (DESIGN.md "Data flow").
+// The kernel graph: what every engine executes (docs/fusion.md).
 //
 // Fusion (fusion/fuse.h) turns a checked program into a sequence of kernels
 // over manifest arrays. A manifest array is a program input, a `use` literal or
