@@ -75,6 +75,16 @@ size_t Buffer::memory_limit() {
   return available;
 }
 
+// The two messages of an allocation that does not fit (Buffer::out_of_memory).
+constexpr const char* kPastMemoryLimit = " would exceed the memory limit of ";
+constexpr const char* kOutOfMemory = "out of memory allocating ";
+
+bool Buffer::out_of_memory(const Error& e) {
+  return e.kind() == ErrorKind::Resource &&
+         (e.message().find(kPastMemoryLimit) != std::string::npos ||
+          e.message().find(kOutOfMemory) != std::string::npos);
+}
+
 Buffer Buffer::allocate(size_t bytes, bool zero) {
   uint64_t n = g_allocations.fetch_add(1, std::memory_order_relaxed);
   size_t offset = (n % kStaggerSlots) * kAlign;
@@ -83,17 +93,15 @@ Buffer Buffer::allocate(size_t bytes, bool zero) {
     throw Error(ErrorKind::Resource, "buffer of " + std::to_string(bytes) + " bytes is too large");
   size_t limit = memory_limit(), live = live_bytes();
   if (total > limit || live > limit - total)
-    throw Error(ErrorKind::Resource, "allocating " + bytes_str(bytes) +
-                                         " would exceed the memory limit of " + bytes_str(limit) +
-                                         " (" + bytes_str(live) +
+    throw Error(ErrorKind::Resource, "allocating " + bytes_str(bytes) + kPastMemoryLimit +
+                                         bytes_str(limit) + " (" + bytes_str(live) +
                                          " in use; STRATA_MEMORY_LIMIT sets the limit)");
   std::byte* base = nullptr;
   try {
     base = static_cast<std::byte*>(
         ::operator new(total == 0 ? kAlign : total, std::align_val_t(kAlign)));
   } catch (const std::bad_alloc&) {
-    throw Error(ErrorKind::Resource,
-                "out of memory allocating " + std::to_string(bytes) + " bytes");
+    throw Error(ErrorKind::Resource, kOutOfMemory + std::to_string(bytes) + " bytes");
   }
   if (zero) std::memset(base, 0, total);
   Buffer b;

@@ -18,6 +18,8 @@
 
 namespace strata {
 
+class Error;
+
 class Buffer {
 public:
   Buffer() = default;
@@ -36,6 +38,10 @@ public:
   // error before any memory is taken, never an out-of-memory kill.
   static size_t live_bytes();
   static size_t memory_limit();
+  // Whether `e` is an allocation that did not fit (past the memory limit, or
+  // refused by the system): an error that depends on what else is live, not
+  // only on the program and its inputs.
+  static bool out_of_memory(const Error& e);
 
 private:
   std::shared_ptr<std::byte> data_;

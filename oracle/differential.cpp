@@ -31,12 +31,16 @@ void record_error(Outcome& o, const Error& e) {
   o.error = e.kind();
   o.headline = e.headline();
   o.message = e.what();
+  o.out_of_memory = Buffer::out_of_memory(e);
 }
 
 std::string ElementCounts::str() const {
   return std::to_string(total()) + " elements: " + std::to_string(bitwise) + " bitwise, " +
          std::to_string(bounded) + " under a bound, " + std::to_string(not_compared) +
-         " not compared";
+         " not compared" +
+         (checks_out_of_memory ? "; " + std::to_string(checks_out_of_memory) +
+                                     " check(s) not compared: out of memory"
+                               : "");
 }
 
 Outcome run_engine(const Engine& engine, const Program& program, const std::vector<Array>& inputs,
@@ -61,7 +65,10 @@ Outcome run_engine(const Engine& engine, const Program& program, const std::vect
     }
     if (r == 0) {
       first = std::move(o);
-    } else if (nondeterminism && nondeterminism->empty() && !same(first, o)) {
+    } else if (o.out_of_memory) {
+      first.out_of_memory = true;
+    } else if (nondeterminism && nondeterminism->empty() && !first.out_of_memory &&
+               !same(first, o)) {
       *nondeterminism = "run " + std::to_string(r + 1) + " differs from run 1: " + describe(o) +
                         " vs " + describe(first);
     }
@@ -130,6 +137,10 @@ DiffReport differential_check(const Program& program, const std::vector<Array>& 
   Outcome actual = run_engine(engine, program, inputs, options, 2, &nondeterminism);
   report.oracle = run_oracle(program, inputs, actual.order);
   std::string who = engine.name() + (options.fusion ? "" : " (unfused)");
+  if (actual.out_of_memory || report.oracle.out_of_memory) {
+    report.counts.checks_out_of_memory = 1;
+    return report;
+  }
   if (!nondeterminism.empty()) {
     report.agree = false;
     report.disagreement = who + " is not deterministic: " + nondeterminism;

@@ -28,6 +28,9 @@ struct Outcome {
   std::string message;  // the error's what() (headline and context): what people read
   ReductionOrder order; // the association order its reductions ran in
   int math_ulps = 0;    // Executable::math_ulps of the run
+  // Some run (of the engine: any of its runs) ran out of memory
+  // (Buffer::out_of_memory): the outcome depends on what else was live.
+  bool out_of_memory = false;
 };
 
 // How the output elements (scalar values: an element of a tuple type counts
@@ -37,14 +40,19 @@ struct ElementCounts {
   int64_t bitwise = 0;
   int64_t bounded = 0; // under a propagated error bound (reserved: no engine needs it today)
   int64_t not_compared = 0;
+  // Checks not compared at all because a run ran out of memory (see
+  // differential_check): reported, never counted as agreeing.
+  int64_t checks_out_of_memory = 0;
   ElementCounts& operator+=(const ElementCounts& o) {
     bitwise += o.bitwise;
     bounded += o.bounded;
     not_compared += o.not_compared;
+    checks_out_of_memory += o.checks_out_of_memory;
     return *this;
   }
   int64_t total() const { return bitwise + bounded + not_compared; }
-  // "1200 elements: 1200 bitwise, 0 under a bound, 0 not compared"
+  // "1200 elements: 1200 bitwise, 0 under a bound, 0 not compared", then
+  // "; 2 check(s) not compared: out of memory" when there are such checks
   std::string str() const;
 };
 
@@ -83,7 +91,11 @@ struct DiffReport {
   ElementCounts counts;
 };
 
-// The oracle against `engine` (run twice) on one program and its inputs. A
+// The oracle against `engine` (run twice) on one program and its inputs.
+// Whether arrays fit in memory depends on what else is live (the harness
+// holds one run's results while the next runs), so when any run, the
+// oracle's included, runs out of memory the check compares nothing: it
+// agrees vacuously, with `counts.checks_out_of_memory` = 1 saying so. A
 // fused run may skip an error that lies only in work fusion removes, or raise
 // the later of two errors first, when the unfused run of the same engine
 // raises the oracle's error (docs/testing.md).
