@@ -17,11 +17,17 @@
 // --report's compile_ms for that). docs/jit.md "Compile latency" has the
 // figures.
 //
+//   jit_memory/held_programs      compile, run and hold 400 distinct one-kernel
+//                                 programs (disk cache off): counters
+//                                 resident_KiB and mappings per held program
+//                                 (docs/jit.md "Kernel lifetime")
+//
 // --smoke (or STRATA_BENCH_SMOKE=1): one iteration each (ctest runs it for one
 // program).
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <memory>
 #include <string>
@@ -30,9 +36,11 @@
 #include "bench/workloads.h"
 #include "core/check.h"
 #include "core/parser.h"
+#include "core/process_memory.h"
 #include "fusion/fuse.h"
 #include "jit/backend.h"
 #include "jit/codegen.h"
+#include "jit/engine.h"
 #include "jit/key.h"
 
 namespace strata::bench {
@@ -86,6 +94,40 @@ void cold_compile(benchmark::State& state, const Fused* f, const Kernel* k) {
   }
 }
 
+// What a held program costs once compiled: each iteration compiles, runs and
+// holds `count` distinct one-kernel maps (a constant each), then drops them.
+void held_programs(benchmark::State& state) {
+  try {
+    ::setenv("STRATA_CACHE", "off", 1);
+    ::setenv("STRATA_MEMORY_CACHE_ENTRIES", "64", 0);
+    static std::unique_ptr<Engine> engine = make_jit_engine();
+    const int count = g_smoke ? 20 : 400;
+    static int next = 0;
+    Array one = Array::allocate(Type::scalar(ScalarKind::F32), {1});
+    double kib = 0, maps = 0;
+    for (auto _ : state) {
+      std::vector<std::unique_ptr<Executable>> held;
+      ProcessMemory before = process_memory();
+      for (int i = 0; i < count; ++i) {
+        std::string text = "(program ((xs (array f32 1)))\n  (map (lambda ((x f32)) (* x " +
+                           std::to_string(next++) + ".5f32)) xs))";
+        Program p = parse_program(text, "held");
+        check_program(p);
+        held.push_back(engine->compile(p, CompileOptions{}));
+        held.back()->run({one});
+      }
+      ProcessMemory after = process_memory();
+      kib += (after.resident_mb - before.resident_mb) * 1024 / count;
+      maps += double(after.mappings - before.mappings) / count;
+    }
+    auto avg = [](double v) { return benchmark::Counter(v, benchmark::Counter::kAvgIterations); };
+    state.counters["resident_KiB"] = avg(kib);
+    state.counters["mappings"] = avg(maps);
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+  }
+}
+
 std::vector<std::unique_ptr<Fused>>& programs() {
   static std::vector<std::unique_ptr<Fused>> all;
   return all;
@@ -105,6 +147,8 @@ void register_all() {
     }
     programs().push_back(std::move(f));
   }
+  auto* b = benchmark::RegisterBenchmark("jit_memory/held_programs", held_programs);
+  b->Unit(benchmark::kMillisecond)->Iterations(g_smoke ? 1 : 3);
 }
 
 } // namespace

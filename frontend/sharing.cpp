@@ -18,6 +18,7 @@
 
 #include <unordered_map>
 
+#include "core/ir_walk.h"
 #include "core/overload.h"
 
 namespace strata::fe {
@@ -57,157 +58,50 @@ struct Children {
     if (p && !scalar) out->push_back(Edge{nullptr, p.get(), slot});
   }
 
+  // Children in the parent's scope, as core/ir_walk.h lists them.
+  template <class Node> void plain(const Node& n) const {
+    for_each_child(
+        n,
+        [&](const Exp& x) {
+          out->push_back(Edge{&x, nullptr, -1});
+        },
+        [&](const Acc& x) {
+          if (!scalar) out->push_back(Edge{nullptr, &x, -1});
+        });
+  }
+
+  // The forms that open scopes: branches, loop functions, the lazy operand
+  // of and/or.
   void of(const Exp& n) const {
-    std::visit(Overload{
-                   [](const ex::Const&) {},
-                   [](const ex::Var&) {},
-                   [](const ex::Ignore&) {},
-                   [](const ex::At&) {},
-                   [&](const ex::Let& l) {
-                     for (const auto& b : l.bindings)
-                       e(b.value);
-                     e(l.body);
-                   },
-                   [&](const ex::If& i) {
-                     e(i.cond);
-                     e(i.then_branch, 0);
-                     e(i.else_branch, 1);
-                   },
-                   [&](const ex::Tuple& t) {
-                     for (const auto& x : t.elems)
-                       e(x);
-                   },
-                   [&](const ex::Proj& p) { e(p.tuple); },
-                   [&](const ex::Index& ix) {
-                     for (const auto& x : ix.components)
-                       e(x);
-                   },
-                   [&](const ex::Cast& c) { e(c.arg); },
-                   [&](const ex::While& w) {
-                     e(w.init);
-                     e(w.cond.body, 0);
-                     e(w.step.body, 1);
-                   },
-                   [&](const ex::ShapeOf& s) { a(s.array); },
-                   [&](const ex::SizeOf& s) { a(s.array); },
-                   [&](const ex::Read& r) {
-                     a(r.array);
-                     e(r.index);
-                   },
-                   [&](const ex::LinearRead& r) {
-                     a(r.array);
-                     e(r.index);
-                   },
-                   [&](const ex::The& t) { a(t.array); },
-                   [&](const ex::ToIndex& t) {
-                     e(t.shape);
-                     e(t.index);
-                   },
-                   [&](const ex::FromIndex& f) {
-                     e(f.shape);
-                     e(f.index);
-                   },
-                   [&](const ex::Trace& t) { e(t.arg); },
-                   [&](const ex::PrimApp& p) {
-                     bool lazy = p.op == Prim::And || p.op == Prim::Or;
-                     for (size_t k = 0; k < p.args.size(); ++k)
-                       e(p.args[k], lazy && k == 1 ? 0 : -1);
-                   },
-               },
-               n.node);
+    if (const auto* i = std::get_if<ex::If>(&n.node)) {
+      e(i->cond);
+      e(i->then_branch, 0);
+      e(i->else_branch, 1);
+    } else if (const auto* w = std::get_if<ex::While>(&n.node)) {
+      e(w->init);
+      e(w->cond.body, 0);
+      e(w->step.body, 1);
+    } else if (const auto* p = std::get_if<ex::PrimApp>(&n.node);
+               p && (p->op == Prim::And || p->op == Prim::Or)) {
+      for (size_t k = 0; k < p->args.size(); ++k)
+        e(p->args[k], k == 1 ? 0 : -1);
+    } else {
+      plain(n);
+    }
   }
 
   void of(const Acc& n) const {
-    std::visit(Overload{
-                   [](const ac::Var&) {},
-                   [](const ac::Use&) {},
-                   [&](const ac::Alet& l) {
-                     for (const auto& b : l.bindings)
-                       a(b.value);
-                     a(l.body);
-                   },
-                   [&](const ac::ATuple& t) {
-                     for (const auto& x : t.elems)
-                       a(x);
-                   },
-                   [&](const ac::AProj& p) { a(p.tuple); },
-                   [&](const ac::Unit& u) { e(u.value); },
-                   [&](const ac::Generate& g) {
-                     e(g.shape);
-                     e(g.f.body);
-                   },
-                   [&](const ac::Fill& f) {
-                     e(f.shape);
-                     e(f.value);
-                   },
-                   [&](const ac::Map& m) {
-                     e(m.f.body);
-                     a(m.a);
-                   },
-                   [&](const ac::ZipWith& z) {
-                     e(z.f.body);
-                     a(z.a);
-                     a(z.b);
-                   },
-                   [&](const ac::Fold& f) {
-                     e(f.f.body);
-                     e(f.seed);
-                     a(f.a);
-                   },
-                   [&](const ac::FoldSeg& f) {
-                     e(f.f.body);
-                     e(f.seed);
-                     a(f.a);
-                     a(f.segs);
-                   },
-                   [&](const ac::Scan& s) {
-                     e(s.f.body);
-                     e(s.seed);
-                     a(s.a);
-                   },
-                   [&](const ac::Permute& p) {
-                     e(p.combine.body);
-                     a(p.defaults);
-                     e(p.target.body);
-                     a(p.source);
-                   },
-                   [&](const ac::Backpermute& b) {
-                     e(b.shape);
-                     e(b.source_index.body);
-                     a(b.a);
-                   },
-                   [&](const ac::Reshape& r) {
-                     e(r.shape);
-                     a(r.a);
-                   },
-                   [&](const ac::Replicate& r) {
-                     for (const auto& s : r.spec)
-                       e(s.extent);
-                     a(r.a);
-                   },
-                   [&](const ac::Slice& s) {
-                     a(s.a);
-                     for (const auto& x : s.spec)
-                       e(x.extent);
-                   },
-                   [&](const ac::Stencil& s) {
-                     e(s.boundary.constant);
-                     e(s.f.body);
-                     a(s.a);
-                   },
-                   [&](const ac::Awhile& w) {
-                     a(w.cond.body, 0);
-                     a(w.body.body, 1);
-                     a(w.init);
-                   },
-                   [&](const ac::ATrace& t) { a(t.a); },
-                   [&](const ac::ACond& c) {
-                     e(c.cond);
-                     a(c.then_branch, 0);
-                     a(c.else_branch, 1);
-                   },
-               },
-               n.node);
+    if (const auto* w = std::get_if<ac::Awhile>(&n.node)) {
+      a(w->cond.body, 0);
+      a(w->body.body, 1);
+      a(w->init);
+    } else if (const auto* c = std::get_if<ac::ACond>(&n.node)) {
+      e(c->cond);
+      a(c->then_branch, 0);
+      a(c->else_branch, 1);
+    } else {
+      plain(n);
+    }
   }
 };
 

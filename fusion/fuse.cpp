@@ -1,6 +1,7 @@
 #include "fusion/fuse.h"
 
 #include "core/check.h"
+#include "core/ir_walk.h"
 #include "core/overload.h"
 #include "core/runtime_errors.h"
 #include "fusion/cost.h"
@@ -192,14 +193,23 @@ private:
   // ------------------------------------------------ rewriting scalar code
   // Copies an expression, replacing each array variable by its manifest
   // array, or `shape`/`size` of a delayed array by its shape expression.
+  // Reads keep the program's name for the array: bounds errors name it.
   ExpPtr rw(const ExpPtr& e) {
     if (!e) return nullptr;
-    ExpNode n = std::visit([&](const auto& x) { return rw_form(x); }, e->node);
-    if (auto* s = std::get_if<ex::ShapeOf>(&n); s && !s->array) return delayed_shape_;
-    if (auto* s = std::get_if<ex::SizeOf>(&n); s && !s->array) return delayed_size_;
-    return mk(std::move(n), e->type, e->loc);
+    if (const auto* s = std::get_if<ex::ShapeOf>(&e->node)) {
+      Node& n = lookup(std::get<ac::Var>(s->array->node).name);
+      if (n.kind == Node::Kind::Delayed) return n.d.shape;
+    } else if (const auto* s = std::get_if<ex::SizeOf>(&e->node)) {
+      Node& n = lookup(std::get<ac::Var>(s->array->node).name);
+      if (n.kind == Node::Kind::Delayed) return size_of(n.d);
+    }
+    Exp copy{e->node, e->loc, e->type}; // children still shared with `e`
+    if (auto* r = std::get_if<ex::Read>(&copy.node)) r->source = read_names(*r).array;
+    if (auto* r = std::get_if<ex::LinearRead>(&copy.node)) r->source = read_names(*r).array;
+    for_each_child_slot(
+        copy, [&](ExpPtr& x) { x = rw(x); }, [&](AccPtr& a) { a = manifest_ref(a); });
+    return mk(std::move(copy.node), e->type, e->loc);
   }
-  ExpPtr delayed_shape_, delayed_size_; // results of rw_form for delayed arrays
 
   Lambda rw(const Lambda& f) { return Lambda{f.params, rw(f.body), f.loc}; }
 
@@ -207,69 +217,6 @@ private:
     Node& n = lookup(std::get<ac::Var>(a->node).name);
     // Indexed reads were made manifest at the binding; this is a safety net.
     return array_ref(graph_.arrays[size_t(manifest(n))]);
-  }
-
-  ExpNode rw_form(const ex::Const& c) { return c; }
-  ExpNode rw_form(const ex::Var& v) { return v; }
-  ExpNode rw_form(const ex::Ignore& i) { return i; }
-  ExpNode rw_form(const ex::At& a) { return a; }
-  ExpNode rw_form(const ex::Let& l) {
-    ex::Let r;
-    for (const auto& b : l.bindings)
-      r.bindings.push_back(ex::Binding{b.name, rw(b.value), b.loc});
-    r.body = rw(l.body);
-    return r;
-  }
-  ExpNode rw_form(const ex::If& i) {
-    return ex::If{rw(i.cond), rw(i.then_branch), rw(i.else_branch)};
-  }
-  ExpNode rw_form(const ex::Tuple& t) {
-    ex::Tuple r;
-    for (const auto& x : t.elems)
-      r.elems.push_back(rw(x));
-    return r;
-  }
-  ExpNode rw_form(const ex::Proj& p) { return ex::Proj{p.index, rw(p.tuple)}; }
-  ExpNode rw_form(const ex::Index& i) {
-    ex::Index r;
-    for (const auto& x : i.components)
-      r.components.push_back(rw(x));
-    return r;
-  }
-  ExpNode rw_form(const ex::Cast& c) { return ex::Cast{c.target, rw(c.arg)}; }
-  ExpNode rw_form(const ex::While& w) { return ex::While{rw(w.cond), rw(w.step), rw(w.init)}; }
-  ExpNode rw_form(const ex::ShapeOf& s) {
-    Node& n = lookup(std::get<ac::Var>(s.array->node).name);
-    if (n.kind == Node::Kind::Delayed) {
-      delayed_shape_ = n.d.shape;
-      return ex::ShapeOf{nullptr};
-    }
-    return ex::ShapeOf{manifest_ref(s.array)};
-  }
-  ExpNode rw_form(const ex::SizeOf& s) {
-    Node& n = lookup(std::get<ac::Var>(s.array->node).name);
-    if (n.kind == Node::Kind::Delayed) {
-      delayed_size_ = size_of(n.d);
-      return ex::SizeOf{nullptr};
-    }
-    return ex::SizeOf{manifest_ref(s.array)};
-  }
-  // Reads keep the program's name for the array: bounds errors name it.
-  ExpNode rw_form(const ex::Read& r) {
-    return ex::Read{manifest_ref(r.array), rw(r.index), r.origin, read_names(r).array};
-  }
-  ExpNode rw_form(const ex::LinearRead& r) {
-    return ex::LinearRead{manifest_ref(r.array), rw(r.index), r.origin, read_names(r).array};
-  }
-  ExpNode rw_form(const ex::The& t) { return ex::The{manifest_ref(t.array)}; }
-  ExpNode rw_form(const ex::ToIndex& t) { return ex::ToIndex{rw(t.shape), rw(t.index), t.origin}; }
-  ExpNode rw_form(const ex::FromIndex& f) { return ex::FromIndex{rw(f.shape), rw(f.index)}; }
-  ExpNode rw_form(const ex::Trace& t) { return ex::Trace{t.label, rw(t.arg)}; }
-  ExpNode rw_form(const ex::PrimApp& p) {
-    ex::PrimApp r{p.op, {}};
-    for (const auto& x : p.args)
-      r.args.push_back(rw(x));
-    return r;
   }
 
   // The element count of a delayed array: the product of its extents.

@@ -1,5 +1,6 @@
 #include "fusion/kernel_graph.h"
 
+#include "core/ir_walk.h"
 #include "core/overload.h"
 
 namespace strata {
@@ -64,57 +65,15 @@ struct Reads {
   }
   void exp(const ExpPtr& e) {
     if (!e) return;
-    std::visit(Overload{[&](const ex::Let& l) {
-                          for (const auto& b : l.bindings)
-                            exp(b.value);
-                          exp(l.body);
-                        },
-                        [&](const ex::If& i) {
-                          exp(i.cond);
-                          exp(i.then_branch);
-                          exp(i.else_branch);
-                        },
-                        [&](const ex::Tuple& t) {
-                          for (const auto& x : t.elems)
-                            exp(x);
-                        },
-                        [&](const ex::Proj& p) { exp(p.tuple); },
-                        [&](const ex::Index& i) {
-                          for (const auto& x : i.components)
-                            exp(x);
-                        },
-                        [&](const ex::Cast& c) { exp(c.arg); },
-                        [&](const ex::While& w) {
-                          exp(w.init);
-                          lambda(w.cond);
-                          lambda(w.step);
-                        },
-                        [&](const ex::ShapeOf& s) { acc(s.array); },
-                        [&](const ex::SizeOf& s) { acc(s.array); },
-                        [&](const ex::Read& r) {
-                          acc(r.array);
-                          exp(r.index);
-                        },
-                        [&](const ex::LinearRead& r) {
-                          acc(r.array);
-                          exp(r.index);
-                        },
-                        [&](const ex::The& t) { acc(t.array); },
-                        [&](const ex::ToIndex& t) {
-                          exp(t.shape);
-                          exp(t.index);
-                        },
-                        [&](const ex::FromIndex& t) {
-                          exp(t.shape);
-                          exp(t.index);
-                        },
-                        [&](const ex::Trace& t) { exp(t.arg); },
-                        [&](const ex::PrimApp& p) {
-                          for (const auto& x : p.args)
-                            exp(x);
-                        },
-                        [](const auto&) {}},
-               e->node);
+    // A while's start value first, then its functions (the order of `ids`).
+    if (const auto* w = std::get_if<ex::While>(&e->node)) {
+      exp(w->init);
+      lambda(w->cond);
+      lambda(w->step);
+      return;
+    }
+    for_each_child_slot(
+        *e, [&](const ExpPtr& x) { exp(x); }, [&](const AccPtr& a) { acc(a); });
   }
   void kernel(const Kernel& k) {
     std::visit(Overload{[&](const kn::Generate& x) { delayed(x.body); },

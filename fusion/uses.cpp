@@ -1,5 +1,6 @@
 #include "fusion/uses.h"
 
+#include "core/ir_walk.h"
 #include "core/overload.h"
 
 namespace strata::fusion {
@@ -14,56 +15,11 @@ public:
     std::visit([&](const auto& n) { form(n, indexed_position); }, a.node);
   }
   void exp(const Exp& e) {
-    std::visit(Overload{[&](const ex::Let& l) {
-                          for (const auto& b : l.bindings)
-                            exp(*b.value);
-                          exp(*l.body);
-                        },
-                        [&](const ex::If& i) {
-                          exp(*i.cond);
-                          exp(*i.then_branch);
-                          exp(*i.else_branch);
-                        },
-                        [&](const ex::Tuple& t) {
-                          for (const auto& x : t.elems)
-                            exp(*x);
-                        },
-                        [&](const ex::Proj& p) { exp(*p.tuple); },
-                        [&](const ex::Index& i) {
-                          for (const auto& x : i.components)
-                            exp(*x);
-                        },
-                        [&](const ex::Cast& k) { exp(*k.arg); },
-                        [&](const ex::While& w) {
-                          exp(*w.cond.body);
-                          exp(*w.step.body);
-                          exp(*w.init);
-                        },
-                        [&](const ex::Read& r) {
-                          array_read(*r.array);
-                          exp(*r.index);
-                        },
-                        [&](const ex::LinearRead& r) {
-                          array_read(*r.array);
-                          exp(*r.index);
-                        },
-                        [&](const ex::The& t) { array_read(*t.array); },
-                        [&](const ex::ToIndex& t) {
-                          exp(*t.shape);
-                          exp(*t.index);
-                        },
-                        [&](const ex::FromIndex& t) {
-                          exp(*t.shape);
-                          exp(*t.index);
-                        },
-                        [&](const ex::Trace& t) { exp(*t.arg); },
-                        [&](const ex::PrimApp& p) {
-                          for (const auto& x : p.args)
-                            exp(*x);
-                        },
-                        // shape and size do not read elements
-                        [](const auto&) {}},
-               e.node);
+    // shape and size do not read elements
+    if (std::holds_alternative<ex::ShapeOf>(e.node) || std::holds_alternative<ex::SizeOf>(e.node))
+      return;
+    for_each_child(
+        e, [&](const Exp& x) { exp(x); }, [&](const Acc& a) { array_read(a); });
   }
 
 private:

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "core/ir_walk.h"
 #include "core/overload.h"
 
 namespace strata::jit {
@@ -53,10 +54,6 @@ private:
   void exp(const ExpPtr& e) {
     if (e) node(*e);
   }
-  void exps(const std::vector<ExpPtr>& es) {
-    for (const ExpPtr& e : es)
-      exp(e);
-  }
   void lambda(const Lambda& f) { exp(f.body); }
   void delayed_array(const Delayed& d) {
     delayed.push_back(&d);
@@ -69,40 +66,9 @@ private:
   }
   void node(const Exp& e) {
     nodes.push_back(&e);
-    std::visit(
-        Overload{
-            [&](const ex::Let& x) {
-              for (const ex::Binding& b : x.bindings)
-                exp(b.value);
-              exp(x.body);
-            },
-            [&](const ex::If& x) {
-              exp(x.cond);
-              exp(x.then_branch);
-              exp(x.else_branch);
-            },
-            [&](const ex::Tuple& x) { exps(x.elems); }, [&](const ex::Proj& x) { exp(x.tuple); },
-            [&](const ex::Index& x) { exps(x.components); }, [&](const ex::Cast& x) { exp(x.arg); },
-            [&](const ex::While& x) {
-              lambda(x.cond);
-              lambda(x.step);
-              exp(x.init);
-            },
-            [&](const ex::Read& x) { exp(x.index); },
-            [&](const ex::LinearRead& x) { exp(x.index); },
-            [&](const ex::ToIndex& x) {
-              exp(x.shape);
-              exp(x.index);
-            },
-            [&](const ex::FromIndex& x) {
-              exp(x.shape);
-              exp(x.index);
-            },
-            [&](const ex::Trace& x) { exp(x.arg); }, [&](const ex::PrimApp& x) { exps(x.args); },
-            // Const, Var, ShapeOf, SizeOf, The, Ignore, At: no
-            // subexpressions (kernel code names arrays by variable).
-            [](const auto&) {}},
-        e.node);
+    // Kernel code names arrays by variable: array children are not walked.
+    for_each_child(
+        e, [&](const Exp& x) { node(x); }, [](const Acc&) {});
   }
 };
 

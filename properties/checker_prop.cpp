@@ -7,7 +7,7 @@
 #include "core/check.h"
 #include "core/parser.h"
 #include "core/printer.h"
-#include "oracle/gen/walk.h"
+#include "core/ir_walk.h"
 #include "oracle/generator_rc.h"
 #include "properties/property.h"
 
@@ -121,7 +121,7 @@ TEST(TypeChecker, RejectsWrongLambdaParameterTypes) {
       for (Param& q : f.params)
         params.push_back(&q);
     };
-    gen::walk(
+    walk_nodes(
         *p.body, [](Exp&) {},
         [&](Acc& a) {
           std::visit(

@@ -1,7 +1,8 @@
 // The cuda engine's code generator, verified without a GPU: the code of every
 // example and of generated programs, fused and unfused, compiles with NVRTC
-// straight to CUBIN (which runs ptxas) for sm_80 and sm_90, and the PTX of
-// the examples is assembled by the toolkit's ptxas. Any error fails.
+// straight to CUBIN (which runs ptxas) for sm_80 (the examples for sm_90
+// too), and the PTX of the examples is assembled by the toolkit's ptxas. Any
+// error fails.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -78,11 +79,12 @@ TEST(CudaCodegen, ExamplesPtxAssemblesWithPtxas) {
   std::filesystem::remove_all(dir);
 }
 
-TEST(CudaCodegen, GeneratedProgramsCompileWithNvrtcForSm80AndSm90) {
+// Generated programs for sm_80 only: the code is the same text for every
+// architecture, and the examples (every kernel kind) compile for sm_90 too.
+TEST(CudaCodegen, GeneratedProgramsCompileWithNvrtcForSm80) {
   std::vector<Case> cases = generated_cases(kGenerated);
   std::vector<Unit> us = units(cases, "g");
-  for (int arch : {80, 90})
-    compile_batches(us, arch);
+  compile_batches(us, 80);
 }
 
 TEST(CudaCodegen, NvrtcErrorsCarryTheLog) {

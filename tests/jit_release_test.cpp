@@ -8,34 +8,16 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
 #include <string>
-#include <unistd.h>
 
+#include "core/process_memory.h"
 #include "jit/backend.h"
 #include "jit/engine.h"
 #include "tests/test_util.h"
 
 namespace strata {
 namespace {
-
-struct ProcessMemory {
-  double resident_mb = 0; // VmRSS
-  long mappings = 0;      // lines of /proc/self/maps
-};
-
-ProcessMemory process_memory() {
-  ProcessMemory m;
-  std::ifstream statm("/proc/self/statm");
-  long size = 0, resident = 0;
-  statm >> size >> resident;
-  m.resident_mb = double(resident) * double(::sysconf(_SC_PAGESIZE)) / double(1 << 20);
-  std::ifstream maps("/proc/self/maps");
-  for (std::string line; std::getline(maps, line);)
-    ++m.mappings;
-  return m;
-}
 
 const Engine& jit_engine() {
   ::setenv("STRATA_MEMORY_CACHE_ENTRIES", "64", 0); // read by a fresh backend
@@ -112,12 +94,14 @@ TEST(JitRelease, HeldKernelsOutliveTheMemoryCache) {
   }
 }
 
-// Memory per loaded kernel: resident set and mappings of `held` loaded
-// one-kernel programs (printed for docs/jit.md; the bound is generous).
-TEST(JitRelease, MemoryPerLoadedKernel) {
+// Each loaded kernel holds a few mappings (its JITLink slabs), so held
+// programs cannot exhaust vm.max_map_count before memory. The resident set
+// per held program depends on the allocator and is measured, not asserted:
+// strata_bench_jit_compile's jit_memory/held_programs (docs/jit.md).
+TEST(JitRelease, MappingsPerLoadedKernel) {
   ::setenv("STRATA_CACHE", "off", 1);
   jit_engine();
-  constexpr int held_count = 400;
+  constexpr int held_count = 200;
   for (int i = 0; i < 50; ++i)
     compile_run_drop(3000000 + i); // the backend and its caches warm
   std::vector<std::unique_ptr<Executable>> held;
@@ -127,12 +111,10 @@ TEST(JitRelease, MemoryPerLoadedKernel) {
     held.back()->run({test::array_of<float>({1})});
   }
   ProcessMemory after = process_memory();
-  double kib = (after.resident_mb - before.resident_mb) * 1024 / held_count;
   double maps = double(after.mappings - before.mappings) / held_count;
-  std::cout << "per loaded one-kernel program: " << kib << " KiB resident, " << maps
-            << " mappings\n";
-  EXPECT_LE(kib, 256.0);
+  std::cout << "per loaded one-kernel program: " << maps << " mappings\n";
   EXPECT_LE(maps, 8.0);
+  EXPECT_GE(jit::backend_counters().resident, uint64_t(held_count));
 }
 
 } // namespace

@@ -14,7 +14,7 @@
 #include "core/printer.h"
 #include "oracle/bundle.h"
 #include "oracle/differential.h"
-#include "oracle/gen/walk.h"
+#include "core/ir_walk.h"
 #include "oracle/generator_rc.h"
 
 namespace strata::tool {
@@ -104,7 +104,7 @@ check_case(const GeneratedCase& c, const Engine& engine,
 
 int count_nodes(Program& p) {
   int n = 0;
-  gen::walk(
+  walk_nodes(
       *p.body, [&](Exp&) { ++n; }, [&](Acc&) { ++n; });
   return n;
 }

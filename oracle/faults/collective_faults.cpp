@@ -6,7 +6,7 @@
 
 #include "core/parser.h"
 #include "oracle/faults/catalog.h"
-#include "oracle/gen/walk.h"
+#include "core/ir_walk.h"
 
 namespace strata::faults {
 namespace {
@@ -33,7 +33,7 @@ std::string lower_stencil(ac::Stencil& s, RewriteContext& c, const Coordinate& c
       e = std::move(*parse_exp("(! " + a + " " + ix + "))", "faulty.strata"));
       return;
     }
-    gen::for_each_child(e, fix, [](Acc&) {});
+    for_each_child(e, fix, [](Acc&) {});
   };
   fix(*s.f.body);
   return "(alet ((" + a + " " + text(*s.a) + ")) (generate (shape " + a + ") (lambda ((" + i +

@@ -5,7 +5,7 @@
 
 #include "core/parser.h"
 #include "oracle/faults/catalog.h"
-#include "oracle/gen/walk.h"
+#include "core/ir_walk.h"
 
 namespace strata::faults {
 
@@ -130,7 +130,7 @@ void add_reduction_faults(std::vector<Fault>& out) {
                        e = std::move(*parse_exp(s + ")", "faulty.strata"));
                        return;
                      }
-                     gen::for_each_child(e, fix, [](Acc&) {});
+                     for_each_child(e, fix, [](Acc&) {});
                    };
                    fix(*p->target.body);
                    return std::nullopt;

@@ -5,7 +5,7 @@
 #include "core/parser.h"
 #include "core/printer.h"
 #include "oracle/faults/fault.h"
-#include "oracle/gen/walk.h"
+#include "core/ir_walk.h"
 
 namespace strata::faults {
 
@@ -16,7 +16,7 @@ Program apply_fault(const Fault& fault, const Program& program) {
   std::function<void(Exp&)> on_exp;
   std::function<void(Acc&)> on_acc;
   on_exp = [&](Exp& e) {
-    gen::for_each_child(e, on_exp, on_acc);
+    for_each_child(e, on_exp, on_acc);
     if (!fault.exp) return;
     if (auto t = fault.exp(e, ctx)) {
       Type type = e.type;
@@ -26,7 +26,7 @@ Program apply_fault(const Fault& fault, const Program& program) {
     }
   };
   on_acc = [&](Acc& a) {
-    gen::for_each_child(a, on_exp, on_acc);
+    for_each_child(a, on_exp, on_acc);
     if (!fault.acc) return;
     if (auto t = fault.acc(a, ctx)) {
       Type type = a.type;

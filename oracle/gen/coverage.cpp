@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <variant>
 
-#include "oracle/gen/walk.h"
+#include "core/ir_walk.h"
 
 namespace strata::gen {
 namespace {
@@ -49,7 +49,7 @@ std::set<std::string> features(Program& p) {
       add_type(out, a.type.elem());
     }
   };
-  walk(*p.body, on_exp, on_acc);
+  walk_nodes(*p.body, on_exp, on_acc);
   return out;
 }
 

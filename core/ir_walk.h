@@ -1,22 +1,48 @@
-#include "oracle/gen/walk.h"
+// The one traversal of the IR's children (docs/architecture.md). Every form
+// of core/ir.h is listed here once, with no default case: a form added to
+// the IR fails to compile here until its children are listed, and every pass
+// built on this header then reaches them.
+//
+//   for_each_child_slot(e, on_exp, on_acc)  the child pointers of `e` (ExpPtr&,
+//                                           AccPtr&), null ones skipped: for
+//                                           rewriters that replace children
+//   for_each_child(e, on_exp, on_acc)       the child nodes (Exp&/Acc&, or
+//                                           const Exp&/const Acc& for a const e)
+//   walk_nodes(a, on_exp, on_acc)           every node below `a`, parents first
+//
+// Children come in source order (the order the printer writes them); a
+// lambda's body, a fold's seed, a spec's extents and a stencil's boundary
+// constant are children. A pass lists only the forms it treats specially
+// and hands the rest to for_each_child.
+#pragma once
 
+#include <functional>
+#include <utility>
+#include <variant>
+
+#include "core/ir.h"
 #include "core/overload.h"
 
-namespace strata::gen {
+namespace strata {
 
-void for_each_child(Exp& e, const ExpVisitor& fe, const AccVisitor& fa) {
-  auto x = [&](const ExpPtr& p) {
-    if (p) fe(*p);
+template <class OnExp, class OnAcc>
+void for_each_child_slot(Exp& e, OnExp&& on_exp, OnAcc&& on_acc) {
+  auto x = [&](ExpPtr& p) {
+    if (p) on_exp(p);
   };
-  auto a = [&](const AccPtr& p) {
-    if (p) fa(*p);
+  auto a = [&](AccPtr& p) {
+    if (p) on_acc(p);
+  };
+  auto xs = [&](std::vector<ExpPtr>& ps) {
+    for (ExpPtr& p : ps)
+      x(p);
   };
   std::visit(Overload{[](ex::Const&) {},
                       [](ex::Var&) {},
                       [](ex::Ignore&) {},
                       [](ex::At&) {},
                       [&](ex::Let& n) {
-                        for (auto& b : n.bindings)
+                        for (ex::Binding& b : n.bindings)
                           x(b.value);
                         x(n.body);
                       },
@@ -25,15 +51,9 @@ void for_each_child(Exp& e, const ExpVisitor& fe, const AccVisitor& fa) {
                         x(n.then_branch);
                         x(n.else_branch);
                       },
-                      [&](ex::Tuple& n) {
-                        for (auto& c : n.elems)
-                          x(c);
-                      },
+                      [&](ex::Tuple& n) { xs(n.elems); },
                       [&](ex::Proj& n) { x(n.tuple); },
-                      [&](ex::Index& n) {
-                        for (auto& c : n.components)
-                          x(c);
-                      },
+                      [&](ex::Index& n) { xs(n.components); },
                       [&](ex::Cast& n) { x(n.arg); },
                       [&](ex::While& n) {
                         x(n.cond.body);
@@ -60,33 +80,31 @@ void for_each_child(Exp& e, const ExpVisitor& fe, const AccVisitor& fa) {
                         x(n.index);
                       },
                       [&](ex::Trace& n) { x(n.arg); },
-                      [&](ex::PrimApp& n) {
-                        for (auto& c : n.args)
-                          x(c);
-                      }},
+                      [&](ex::PrimApp& n) { xs(n.args); }},
              e.node);
 }
 
-void for_each_child(Acc& node, const ExpVisitor& fe, const AccVisitor& fa) {
-  auto x = [&](const ExpPtr& p) {
-    if (p) fe(*p);
+template <class OnExp, class OnAcc>
+void for_each_child_slot(Acc& node, OnExp&& on_exp, OnAcc&& on_acc) {
+  auto x = [&](ExpPtr& p) {
+    if (p) on_exp(p);
   };
-  auto a = [&](const AccPtr& p) {
-    if (p) fa(*p);
+  auto a = [&](AccPtr& p) {
+    if (p) on_acc(p);
   };
   auto spec = [&](std::vector<ac::SpecItem>& s) {
-    for (auto& i : s)
+    for (ac::SpecItem& i : s)
       x(i.extent);
   };
   std::visit(Overload{[](ac::Var&) {},
                       [](ac::Use&) {},
                       [&](ac::Alet& n) {
-                        for (auto& b : n.bindings)
+                        for (ac::Binding& b : n.bindings)
                           a(b.value);
                         a(n.body);
                       },
                       [&](ac::ATuple& n) {
-                        for (auto& c : n.elems)
+                        for (AccPtr& c : n.elems)
                           a(c);
                       },
                       [&](ac::AProj& n) { a(n.tuple); },
@@ -166,9 +184,35 @@ void for_each_child(Acc& node, const ExpVisitor& fe, const AccVisitor& fa) {
              node.node);
 }
 
-void walk(Acc& root, const ExpVisitor& on_exp, const AccVisitor& on_acc) {
-  ExpVisitor fe;
-  AccVisitor fa;
+template <class OnExp, class OnAcc> void for_each_child(Exp& e, OnExp&& on_exp, OnAcc&& on_acc) {
+  for_each_child_slot(
+      e, [&](ExpPtr& p) { on_exp(*p); }, [&](AccPtr& p) { on_acc(*p); });
+}
+template <class OnExp, class OnAcc> void for_each_child(Acc& a, OnExp&& on_exp, OnAcc&& on_acc) {
+  for_each_child_slot(
+      a, [&](ExpPtr& p) { on_exp(*p); }, [&](AccPtr& p) { on_acc(*p); });
+}
+
+// The const forms share the list above: the node is only read (the cast
+// gives the slot walk its non-const signature; no slot is written).
+template <class OnExp, class OnAcc>
+void for_each_child(const Exp& e, OnExp&& on_exp, OnAcc&& on_acc) {
+  for_each_child_slot(
+      const_cast<Exp&>(e), [&](ExpPtr& p) { on_exp(std::as_const(*p)); },
+      [&](AccPtr& p) { on_acc(std::as_const(*p)); });
+}
+template <class OnExp, class OnAcc>
+void for_each_child(const Acc& a, OnExp&& on_exp, OnAcc&& on_acc) {
+  for_each_child_slot(
+      const_cast<Acc&>(a), [&](ExpPtr& p) { on_exp(std::as_const(*p)); },
+      [&](AccPtr& p) { on_acc(std::as_const(*p)); });
+}
+
+// Every node at and below `root`, parents first (mutable nodes).
+inline void walk_nodes(Acc& root, const std::function<void(Exp&)>& on_exp,
+                       const std::function<void(Acc&)>& on_acc) {
+  std::function<void(Exp&)> fe;
+  std::function<void(Acc&)> fa;
   fe = [&](Exp& e) {
     on_exp(e);
     for_each_child(e, fe, fa);
@@ -180,4 +224,4 @@ void walk(Acc& root, const ExpVisitor& on_exp, const AccVisitor& on_acc) {
   fa(root);
 }
 
-} // namespace strata::gen
+} // namespace strata
