@@ -9,7 +9,7 @@
 
 #include <filesystem>
 
-#include "fusion/testing/graph_eval.h"
+#include "oracle/graph_eval.h"
 #include "oracle/bundle.h"
 #include "oracle/differential.h"
 #include "oracle/registry.h"

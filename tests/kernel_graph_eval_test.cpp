@@ -1,5 +1,5 @@
 // Fusion preserves meaning: the kernel graph of a program, evaluated by the
-// test-only sequential evaluator (fusion/testing/graph_eval.h), gives bitwise
+// test-only sequential evaluator (oracle/graph_eval.h), gives bitwise
 // the reference interpreter's results, fused and unfused, on every example
 // and on the programs of tests/fusion_programs.h; on a failing program it
 // raises an error of the same kind. Also: out-of-range reads of a fused
@@ -11,7 +11,7 @@
 
 #include "core/npy.h"
 #include "fusion/fuse.h"
-#include "fusion/testing/graph_eval.h"
+#include "oracle/graph_eval.h"
 #include "tests/cli_util.h"
 #include "tests/fusion_programs.h"
 #include "tests/test_util.h"

@@ -3,7 +3,7 @@
 #include <stdexcept>
 
 #include "core/error.h"
-#include "fusion/testing/graph_eval.h"
+#include "oracle/graph_eval.h"
 #include "oracle/registry.h"
 
 namespace strata::faults {

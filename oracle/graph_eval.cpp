@@ -1,4 +1,4 @@
-#include "fusion/testing/graph_eval.h"
+#include "oracle/graph_eval.h"
 
 #include <chrono>
 
