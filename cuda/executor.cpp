@@ -5,7 +5,7 @@
 #include "core/overload.h"
 #include "core/runtime_errors.h"
 #include "fusion/checks.h"
-#include "fusion/graph_inputs.h"
+#include "fusion/graph_run.h"
 
 namespace strata::cuda {
 
@@ -58,17 +58,45 @@ public:
   }
 
   std::vector<Array> run(const std::vector<Array>& inputs) {
-    check_graph_inputs(g_, inputs);
-    for (size_t i = 0; i < inputs.size(); ++i)
-      set(g_.inputs[i], upload(inputs[i]));
-    for (size_t i = 0; i < g_.arrays.size(); ++i)
-      if (g_.arrays[i].origin == ManifestArray::Origin::Literal)
-        set(ArrayId(i), upload(g_.arrays[i].literal));
-    block(g_.body);
-    std::vector<Array> out;
-    for (ArrayId id : g_.outputs)
-      out.push_back(download(id));
-    return out;
+    return run_kernel_graph(g_, inputs, *this);
+  }
+
+  // The runner's part (fusion/graph_run.h): arrays live in backend memory.
+  // awhile: a loop's condition and `next` arrays are let go as soon as they
+  // are read, so the previous state's buffers go back to the pool and the
+  // next body's outputs take them (double buffering without allocation per
+  // iteration).
+  using Value = DevArray;
+  DevArray bind_input(const Array& a) { return upload(a); }
+  DevArray get(ArrayId id) const { return arrays_[size_t(id)]; }
+  Array result(ArrayId id) { return download(id); }
+  void drop(ArrayId id) { arrays_[size_t(id)] = {}; }
+  bool loop_continues(ArrayId cond) {
+    bool go = false;
+    b_.download(&go, *arrays_[size_t(cond)].leaves[0], 1);
+    return go;
+  }
+  bool condition(const Kernel&, const kn::Branch& b) { return eval(*b.cond).at(0) != 0; }
+  void compute(const Kernel& k) {
+    std::visit(Overload{[&](const kn::Generate& x) { generate(k, x); },
+                        [&](const kn::Fold& x) { fold(k, x); },
+                        [&](const kn::FoldSeg& x) { foldseg(k, x); },
+                        [&](const kn::Scan& x) { scan(k, x); },
+                        [&](const kn::Permute& x) { permute(k, x); },
+                        [&](const kn::Stencil& x) { stencil(k, x); }, [&](const kn::Loop&) {},
+                        [&](const kn::Branch&) {}},
+               k.body);
+  }
+  void set(ArrayId id, DevArray a) {
+    const Type& t = slot_type(id);
+    int o = code_.offsets[size_t(id)];
+    for (int k = 0; k < t.rank(); ++k)
+      table_[size_t(o + k)] = a.shape[size_t(k)];
+    table_[size_t(o + t.rank())] = shape_size(a.shape);
+    for (size_t l = 0; l < a.leaves.size(); ++l)
+      table_[size_t(o + t.rank() + 1) + l] = int64_t(*a.leaves[l]);
+    arrays_[size_t(id)] = std::move(a);
+    table_dirty_ = true;
   }
 
 private:
@@ -92,18 +120,6 @@ private:
     for (ScalarKind k : slot_type(id).elem().leaves())
       a.leaves.push_back(pool_.get(size_t(n) * scalar_size(k)));
     return a;
-  }
-
-  void set(ArrayId id, DevArray a) {
-    const Type& t = slot_type(id);
-    int o = code_.offsets[size_t(id)];
-    for (int k = 0; k < t.rank(); ++k)
-      table_[size_t(o + k)] = a.shape[size_t(k)];
-    table_[size_t(o + t.rank())] = shape_size(a.shape);
-    for (size_t l = 0; l < a.leaves.size(); ++l)
-      table_[size_t(o + t.rank() + 1) + l] = int64_t(*a.leaves[l]);
-    arrays_[size_t(id)] = std::move(a);
-    table_dirty_ = true;
   }
 
   DevArray upload(const Array& a) {
@@ -211,23 +227,6 @@ private:
   }
 
   // ---- kernels
-  void block(const Block& b) {
-    for (const Kernel& k : b)
-      try {
-        std::visit(Overload{[&](const kn::Generate& x) { generate(k, x); },
-                            [&](const kn::Fold& x) { fold(k, x); },
-                            [&](const kn::FoldSeg& x) { foldseg(k, x); },
-                            [&](const kn::Scan& x) { scan(k, x); },
-                            [&](const kn::Permute& x) { permute(k, x); },
-                            [&](const kn::Stencil& x) { stencil(k, x); },
-                            [&](const kn::Loop& x) { loop(k, x); },
-                            [&](const kn::Branch& x) { branch(k, x); }},
-                   k.body);
-      } catch (const Error& e) {
-        rethrow_kernel_error(e, k);
-      }
-  }
-
   void generate(const Kernel& k, const kn::Generate& x) {
     Shape sh = prepare(x.body);
     set(k.outputs[0], allocate(k.outputs[0], sh));
@@ -357,46 +356,6 @@ private:
     LaunchParams p;
     put_shape(p, 0, sh);
     launch(entry(k, "elem"), p, shape_size(sh));
-  }
-
-  // awhile: state arrays are handed from one iteration to the next; the
-  // previous state's buffers go back to the pool, and the next body's
-  // outputs take them (double buffering without allocation per iteration).
-  void loop(const Kernel& k, const kn::Loop& l) {
-    std::vector<DevArray> state;
-    for (ArrayId id : l.init)
-      state.push_back(arrays_[size_t(id)]);
-    for (;;) {
-      for (size_t i = 0; i < state.size(); ++i)
-        set(l.state[i], state[i]);
-      state.clear();
-      block(l.cond);
-      bool go = false;
-      b_.download(&go, *arrays_[size_t(l.cond_result)].leaves[0], 1);
-      arrays_[size_t(l.cond_result)] = {};
-      if (!go) break;
-      block(l.body);
-      for (ArrayId id : l.next)
-        state.push_back(arrays_[size_t(id)]);
-      for (ArrayId id : l.next)
-        arrays_[size_t(id)] = {};
-    }
-    std::vector<DevArray> final_state;
-    for (ArrayId id : l.state)
-      final_state.push_back(arrays_[size_t(id)]);
-    for (size_t i = 0; i < k.outputs.size(); ++i)
-      set(k.outputs[i], final_state[i]);
-  }
-
-  void branch(const Kernel& k, const kn::Branch& b) {
-    bool c = eval(*b.cond).at(0) != 0;
-    block(c ? b.then_block : b.else_block);
-    const std::vector<ArrayId>& results = c ? b.then_results : b.else_results;
-    std::vector<DevArray> values;
-    for (ArrayId id : results)
-      values.push_back(arrays_[size_t(id)]);
-    for (size_t i = 0; i < k.outputs.size(); ++i)
-      set(k.outputs[i], values[i]);
   }
 };
 

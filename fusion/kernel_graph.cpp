@@ -2,6 +2,7 @@
 
 #include "core/ir_walk.h"
 #include "core/overload.h"
+#include "fusion/graph_run.h"
 
 namespace strata {
 
@@ -29,19 +30,6 @@ std::string_view kernel_kind_name(const Kernel& k) {
 }
 
 namespace {
-void collect(const Block& b, std::vector<const Kernel*>& out) {
-  for (const Kernel& k : b) {
-    if (const auto* loop = std::get_if<kn::Loop>(&k.body)) {
-      collect(loop->cond, out);
-      collect(loop->body, out);
-    } else if (const auto* br = std::get_if<kn::Branch>(&k.body)) {
-      collect(br->then_block, out);
-      collect(br->else_block, out);
-    } else {
-      out.push_back(&k);
-    }
-  }
-}
 struct Reads {
   const KernelGraph& g;
   std::vector<ArrayId> ids;
@@ -123,7 +111,10 @@ std::vector<ArrayId> array_reads(const KernelGraph& g, const Kernel& k) {
 
 std::vector<const Kernel*> compute_kernels(const KernelGraph& g) {
   std::vector<const Kernel*> out;
-  collect(g.body, out);
+  for_each_kernel(g.body, [&](const Kernel& k) {
+    if (!std::holds_alternative<kn::Loop>(k.body) && !std::holds_alternative<kn::Branch>(k.body))
+      out.push_back(&k);
+  });
   return out;
 }
 

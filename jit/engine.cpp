@@ -1,14 +1,13 @@
 // The jit engine: compile = build the kernel graph, then per kernel build its
 // key and load its code (memory cache, disk cache, or its LLVM IR built and compiled);
-// run = walk the graph like the tbb engine, calling the generated entries.
+// run = fusion/graph_run.h with a runner that calls the generated entries.
 #include "jit/engine.h"
 
 #include <chrono>
 
 #include "core/overload.h"
-#include "fusion/checks.h"
 #include "fusion/fuse.h"
-#include "fusion/graph_inputs.h"
+#include "fusion/graph_run.h"
 #include "jit/backend.h"
 #include "jit/kernels.h"
 #include "jit/key.h"
@@ -63,17 +62,8 @@ public:
 
   std::vector<Array> run(const std::vector<Array>& inputs) override {
     Runtime rt(graph_, table_size_, pool_);
-    const KernelGraph& g = graph_;
-    check_graph_inputs(g, inputs);
-    for (size_t i = 0; i < inputs.size(); ++i)
-      rt.set(g.inputs[i], inputs[i]);
-    for (size_t i = 0; i < g.arrays.size(); ++i)
-      if (g.arrays[i].origin == ManifestArray::Origin::Literal) rt.set(int(i), g.arrays[i].literal);
-    block(rt, g.body);
-    std::vector<Array> out;
-    for (ArrayId id : g.outputs)
-      out.push_back(rt.get(id));
-    return out;
+    Runner runner{*this, rt};
+    return run_kernel_graph(graph_, inputs, runner);
   }
 
   // Folds and scans run CompileOptions::order: chunk sizes on the host
@@ -94,70 +84,35 @@ private:
 
   int temp_id(const Kernel& k) const { return int(graph_.arrays.size()) + k.id; }
 
-  template <class F> static void for_each_kernel(const Block& b, const F& f) {
-    for (const Kernel& k : b) {
-      f(k);
-      if (const auto* l = std::get_if<kn::Loop>(&k.body)) {
-        for_each_kernel(l->cond, f);
-        for_each_kernel(l->body, f);
-      } else if (const auto* br = std::get_if<kn::Branch>(&k.body)) {
-        for_each_kernel(br->then_block, f);
-        for_each_kernel(br->else_block, f);
-      }
+  // The jit's part of running the graph (fusion/graph_run.h): arrays are
+  // Arrays in the Runtime's table, each compute kernel calls its generated
+  // entries (jit/kernels.cpp).
+  struct Runner {
+    using Value = Array;
+    const JitExecutable& exe;
+    Runtime& rt;
+
+    Array bind_input(const Array& a) { return a; }
+    void set(ArrayId id, Array a) { rt.set(id, std::move(a)); }
+    Array get(ArrayId id) { return rt.get(id); }
+    Array result(ArrayId id) { return rt.get(id); }
+    bool loop_continues(ArrayId cond) { return rt.get(cond).read(0, 0).get<bool>(); }
+    bool condition(const Kernel& k, const kn::Branch& b) {
+      return (rt.eval(exe.kernels_.at(k.id), *b.cond)[0] & 0xff) != 0;
     }
-  }
-
-  void block(Runtime& rt, const Block& b) const {
-    for (const Kernel& k : b)
-      kernel(rt, k);
-  }
-
-  void kernel(Runtime& rt, const Kernel& k) const {
-    if (const auto* l = std::get_if<kn::Loop>(&k.body)) return loop(rt, k, *l);
-    const CompiledKernel& c = kernels_.at(k.id);
-    try {
+    void compute(const Kernel& k) {
+      const CompiledKernel& c = exe.kernels_.at(k.id);
+      const ReductionOrder& order = exe.options_.order;
       std::visit(Overload{[&](const kn::Generate& x) { run_generate(rt, c, k, x); },
-                          [&](const kn::Fold& x) { run_fold(rt, c, k, x, options_.order); },
+                          [&](const kn::Fold& x) { run_fold(rt, c, k, x, order); },
                           [&](const kn::FoldSeg& x) { run_foldseg(rt, c, k, x); },
-                          [&](const kn::Scan& x) { run_scan(rt, c, k, x, options_.order); },
-                          [&](const kn::Permute& x) { run_permute(rt, c, k, x, temp_id(k)); },
+                          [&](const kn::Scan& x) { run_scan(rt, c, k, x, order); },
+                          [&](const kn::Permute& x) { run_permute(rt, c, k, x, exe.temp_id(k)); },
                           [&](const kn::Stencil& x) { run_stencil(rt, c, k, x); },
-                          [&](const kn::Loop&) {},
-                          [&](const kn::Branch& x) { branch(rt, c, k, x); }},
+                          [&](const kn::Loop&) {}, [&](const kn::Branch&) {}},
                  k.body);
-    } catch (const Error& e) {
-      rethrow_kernel_error(e, k);
     }
-  }
-
-  // awhile: the state arrays pass from one iteration to the next by reference.
-  void loop(Runtime& rt, const Kernel& k, const kn::Loop& l) const {
-    std::vector<Array> state;
-    for (ArrayId id : l.init)
-      state.push_back(rt.get(id));
-    for (;;) {
-      for (size_t i = 0; i < state.size(); ++i)
-        rt.set(l.state[i], state[i]);
-      block(rt, l.cond);
-      if (!rt.get(l.cond_result).read(0, 0).get<bool>()) break;
-      block(rt, l.body);
-      for (size_t i = 0; i < state.size(); ++i)
-        state[i] = rt.get(l.next[i]);
-    }
-    for (size_t i = 0; i < k.outputs.size(); ++i)
-      rt.set(k.outputs[i], state[i]);
-  }
-
-  void branch(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::Branch& b) const {
-    bool cond = (rt.eval(c, *b.cond)[0] & 0xff) != 0;
-    block(rt, cond ? b.then_block : b.else_block);
-    const std::vector<ArrayId>& results = cond ? b.then_results : b.else_results;
-    std::vector<Array> values;
-    for (ArrayId id : results)
-      values.push_back(rt.get(id));
-    for (size_t i = 0; i < k.outputs.size(); ++i)
-      rt.set(k.outputs[i], values[i]);
-  }
+  };
 };
 
 class JitEngine final : public Engine {

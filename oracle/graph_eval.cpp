@@ -3,9 +3,8 @@
 #include <chrono>
 
 #include "core/check.h"
-#include "fusion/checks.h"
 #include "fusion/fuse.h"
-#include "fusion/graph_inputs.h"
+#include "fusion/graph_run.h"
 #include "interpreter/interpreter.h"
 
 namespace strata {
@@ -19,17 +18,35 @@ public:
   }
 
   std::vector<Array> run(const std::vector<Array>& inputs) {
-    check_graph_inputs(g_, inputs);
-    for (size_t i = 0; i < inputs.size(); ++i)
-      set(g_.inputs[i], inputs[i]);
-    for (size_t i = 0; i < g_.arrays.size(); ++i)
-      if (g_.arrays[i].origin == ManifestArray::Origin::Literal)
-        set(ArrayId(i), g_.arrays[i].literal);
-    block(g_.body);
-    std::vector<Array> out;
-    for (ArrayId id : g_.outputs)
-      out.push_back(get(id));
-    return out;
+    return run_kernel_graph(g_, inputs, *this);
+  }
+
+  // The runner's part (fusion/graph_run.h).
+  using Value = Array;
+  Array bind_input(const Array& a) { return a; }
+  void set(ArrayId id, Array a) {
+    vals_[size_t(id)] = std::move(a);
+    has_[size_t(id)] = true;
+  }
+  Array get(ArrayId id) const { return vals_[size_t(id)]; }
+  Array result(ArrayId id) const { return vals_[size_t(id)]; }
+  bool loop_continues(ArrayId cond) const { return get(cond).read(0, 0).get<bool>(); }
+  bool condition(const Kernel&, const kn::Branch& b) { return eval(b.cond).read(0, 0).get<bool>(); }
+  void compute(const Kernel& k) {
+    auto start = std::chrono::steady_clock::now();
+    AccPtr body = std::visit([&](const auto& x) { return kernel_body(x); }, k.body);
+    // The kernel's operation is its last source operation: errors it raises
+    // (fold1 over an empty row, ...) carry that operation's position.
+    if (!k.ops.empty()) body->loc = k.ops.back().loc;
+    std::vector<Array> results = run_acc(body);
+    for (size_t i = 0; i < k.outputs.size(); ++i)
+      set(k.outputs[i], results.at(i));
+    if (stats_) {
+      stats_->kernel_ms[k.id] +=
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+              .count();
+      stats_->kernel_runs[k.id] += 1;
+    }
   }
 
 private:
@@ -38,12 +55,6 @@ private:
   std::vector<bool> has_;
   GraphRunStats* stats_;
   InterpreterOptions options_;
-
-  void set(ArrayId id, Array a) {
-    vals_[size_t(id)] = std::move(a);
-    has_[size_t(id)] = true;
-  }
-  const Array& get(ArrayId id) const { return vals_[size_t(id)]; }
 
   AccPtr ref(ArrayId id) const {
     auto r = make_acc(ac::Var{g_.arrays[size_t(id)].name});
@@ -80,82 +91,32 @@ private:
 
   static AccPtr gen(const Delayed& d) { return make_acc(ac::Generate{d.shape, d.elem}); }
 
-  void block(const Block& b) {
-    for (const Kernel& k : b)
-      kernel(k);
-  }
-
-  void outputs(const Kernel& k, const std::vector<Array>& results) {
-    for (size_t i = 0; i < k.outputs.size(); ++i)
-      set(k.outputs[i], results.at(i));
-  }
-
-  void kernel(const Kernel& k) {
-    if (const auto* loop = std::get_if<kn::Loop>(&k.body)) {
-      std::vector<Array> state;
-      for (ArrayId id : loop->init)
-        state.push_back(get(id));
-      for (;;) {
-        for (size_t i = 0; i < state.size(); ++i)
-          set(loop->state[i], state[i]);
-        block(loop->cond);
-        if (!get(loop->cond_result).read(0, 0).get<bool>()) break;
-        block(loop->body);
-        for (size_t i = 0; i < state.size(); ++i)
-          state[i] = get(loop->next[i]);
-      }
-      outputs(k, state);
-      return;
-    }
-    if (const auto* br = std::get_if<kn::Branch>(&k.body)) {
-      bool c = eval(br->cond).read(0, 0).get<bool>();
-      block(c ? br->then_block : br->else_block);
-      std::vector<Array> results;
-      for (ArrayId id : c ? br->then_results : br->else_results)
-        results.push_back(get(id));
-      outputs(k, results);
-      return;
-    }
-    auto start = std::chrono::steady_clock::now();
-    AccPtr body = std::visit([&](const auto& x) { return compute(x); }, k.body);
-    // The kernel's operation is its last source operation: errors it raises
-    // (fold1 over an empty row, ...) carry that operation's position.
-    if (!k.ops.empty()) body->loc = k.ops.back().loc;
-    outputs(k, run_acc(body));
-    if (stats_) {
-      stats_->kernel_ms[k.id] +=
-          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-              .count();
-      stats_->kernel_runs[k.id] += 1;
-    }
-  }
-
-  AccPtr compute(const kn::Generate& x) {
+  AccPtr kernel_body(const kn::Generate& x) {
     run_checks(x.body);
     return gen(x.body);
   }
-  AccPtr compute(const kn::Fold& x) {
+  AccPtr kernel_body(const kn::Fold& x) {
     run_checks(x.input);
     return make_acc(ac::Fold{x.f, x.seed, gen(x.input)});
   }
-  AccPtr compute(const kn::FoldSeg& x) {
+  AccPtr kernel_body(const kn::FoldSeg& x) {
     run_checks(x.input);
     return make_acc(ac::FoldSeg{x.f, x.seed, gen(x.input), ref(x.segs)});
   }
-  AccPtr compute(const kn::Scan& x) {
+  AccPtr kernel_body(const kn::Scan& x) {
     run_checks(x.input);
     return make_acc(ac::Scan{x.kind, x.f, x.seed, gen(x.input)});
   }
-  AccPtr compute(const kn::Permute& x) {
+  AccPtr kernel_body(const kn::Permute& x) {
     run_checks(x.defaults);
     run_checks(x.source);
     return make_acc(ac::Permute{x.combine, gen(x.defaults), x.target, gen(x.source)});
   }
-  AccPtr compute(const kn::Stencil& x) {
+  AccPtr kernel_body(const kn::Stencil& x) {
     return make_acc(ac::Stencil{x.window, x.boundary, x.f, ref(x.input)});
   }
-  AccPtr compute(const kn::Loop&) { return nullptr; }
-  AccPtr compute(const kn::Branch&) { return nullptr; }
+  AccPtr kernel_body(const kn::Loop&) { return nullptr; }
+  AccPtr kernel_body(const kn::Branch&) { return nullptr; }
 };
 
 class GraphExecutable final : public Executable {

@@ -3,17 +3,24 @@
 #include <mutex>
 
 #include "core/overload.h"
-#include "fusion/checks.h"
 #include "fusion/fuse.h"
-#include "fusion/graph_inputs.h"
+#include "fusion/graph_run.h"
 #include "tbb/kernels.h"
 
 namespace strata {
 namespace {
 using namespace tbbe;
 
+// The tbb engine's part of running a kernel graph (fusion/graph_run.h):
+// arrays are plain Arrays in the Runtime, each compute kernel is its
+// tbb/*_kernel.cpp, and awhile's state is double-buffered: kernels in a loop
+// allocate their outputs through Runtime::allocate, which hands back the
+// array the same kernel produced two iterations before once nothing refers
+// to it (no allocation per iteration after the first two).
 class Executor {
 public:
+  using Value = Array;
+
   Executor(const KernelGraph& g, const FunctionTable& f, const ReductionOrder& order,
            Runtime::Pool pool)
       : rt_(g, f, order) {
@@ -22,82 +29,30 @@ public:
   Runtime::Pool release() { return rt_.release(); }
 
   std::vector<Array> run(const std::vector<Array>& inputs) {
-    const KernelGraph& g = rt_.graph;
-    check_graph_inputs(g, inputs);
-    for (size_t i = 0; i < inputs.size(); ++i)
-      rt_.bind(g.inputs[i], inputs[i]);
-    for (size_t i = 0; i < g.arrays.size(); ++i)
-      if (g.arrays[i].origin == ManifestArray::Origin::Literal)
-        rt_.bind(ArrayId(i), g.arrays[i].literal);
-    block(g.body);
-    std::vector<Array> out;
-    for (ArrayId id : g.outputs)
-      out.push_back(rt_.get(id));
-    return out;
+    return run_kernel_graph(rt_.graph, inputs, *this);
   }
+
+  Array bind_input(const Array& a) { return a; }
+  void set(ArrayId id, Array a) { rt_.bind(id, std::move(a)); }
+  Array get(ArrayId id) { return rt_.get(id); }
+  Array result(ArrayId id) { return rt_.get(id); }
+  void compute(const Kernel& k) {
+    std::visit(Overload{[&](const kn::Generate& x) { run_generate(rt_, k, x); },
+                        [&](const kn::Fold& x) { run_fold(rt_, k, x); },
+                        [&](const kn::FoldSeg& x) { run_foldseg(rt_, k, x); },
+                        [&](const kn::Scan& x) { run_scan(rt_, k, x); },
+                        [&](const kn::Permute& x) { run_permute(rt_, k, x); },
+                        [&](const kn::Stencil& x) { run_stencil(rt_, k, x); },
+                        [&](const kn::Loop&) {}, [&](const kn::Branch&) {}},
+               k.body);
+  }
+  bool condition(const Kernel&, const kn::Branch& b) { return rt_.eval(*b.cond)[0].get<bool>(); }
+  bool loop_continues(ArrayId cond) { return rt_.get(cond).read(0, 0).get<bool>(); }
+  void enter_loop() { ++rt_.loop_depth; }
+  void leave_loop() { --rt_.loop_depth; }
 
 private:
   Runtime rt_;
-
-  void block(const Block& b) {
-    for (const Kernel& k : b)
-      kernel(k);
-  }
-
-  void kernel(const Kernel& k) {
-    try {
-      std::visit(Overload{[&](const kn::Generate& x) { run_generate(rt_, k, x); },
-                          [&](const kn::Fold& x) { run_fold(rt_, k, x); },
-                          [&](const kn::FoldSeg& x) { run_foldseg(rt_, k, x); },
-                          [&](const kn::Scan& x) { run_scan(rt_, k, x); },
-                          [&](const kn::Permute& x) { run_permute(rt_, k, x); },
-                          [&](const kn::Stencil& x) { run_stencil(rt_, k, x); },
-                          [&](const kn::Loop& x) { loop(k, x); },
-                          [&](const kn::Branch& x) { branch(k, x); }},
-                 k.body);
-    } catch (const Error& e) {
-      rethrow_kernel_error(e, k);
-    }
-  }
-
-  // awhile: the state arrays are passed from one iteration to the next by
-  // reference (arrays are immutable, so no copies are made). Kernels in the
-  // loop allocate their outputs through Runtime::allocate, which hands back
-  // the array the same kernel produced two iterations before once nothing
-  // refers to it: double buffering, no allocation per iteration after the
-  // first two.
-  void loop(const Kernel& k, const kn::Loop& l) {
-    ++rt_.loop_depth;
-    struct Leave {
-      int& depth;
-      ~Leave() { --depth; }
-    } leave{rt_.loop_depth};
-    std::vector<Array> state;
-    for (ArrayId id : l.init)
-      state.push_back(rt_.get(id));
-    for (;;) {
-      for (size_t i = 0; i < state.size(); ++i)
-        rt_.bind(l.state[i], state[i]);
-      block(l.cond);
-      if (!rt_.get(l.cond_result).read(0, 0).get<bool>()) break;
-      block(l.body);
-      for (size_t i = 0; i < state.size(); ++i)
-        state[i] = rt_.get(l.next[i]);
-    }
-    for (size_t i = 0; i < k.outputs.size(); ++i)
-      rt_.bind(k.outputs[i], state[i]);
-  }
-
-  void branch(const Kernel& k, const kn::Branch& b) {
-    bool c = rt_.eval(*b.cond)[0].get<bool>();
-    block(c ? b.then_block : b.else_block);
-    const std::vector<ArrayId>& results = c ? b.then_results : b.else_results;
-    std::vector<Array> values;
-    for (ArrayId id : results)
-      values.push_back(rt_.get(id));
-    for (size_t i = 0; i < k.outputs.size(); ++i)
-      rt_.bind(k.outputs[i], values[i]);
-  }
 };
 
 class TbbExecutable final : public Executable {
