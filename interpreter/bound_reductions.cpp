@@ -8,7 +8,7 @@
 
 #include "core/runtime_errors.h"
 #include "interpreter/bound_evaluator.h"
-#include "interpreter/combiner.h"
+#include "core/combiner.h"
 #include "interpreter/indexing.h"
 #include "interpreter/ordered_reductions.h"
 #include "interpreter/sum_bound.h"

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/combiner.h"
 #include "core/error.h"
 #include "jit/lane_codegen.h"
 
@@ -180,32 +181,15 @@ Val vector_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, in
   return {b.CreateExtractElement(cur, uint64_t(0))};
 }
 
-// Whether `fn` is an integer (op a b), either operand order, with op one of
-// + * min max band bor bxor: every association and operand order gives the
-// same bits (wrapping), so an engine may run it in any order
-// (core/reduction_order.h) and the chunk folds left to right, a loop LLVM
-// vectorises as it likes.
+// Whether `fn` is an integer combiner that reorders exactly (core/combiner.h:
+// + * min max band bor bxor, either operand first): every association and
+// operand order gives the same bits (wrapping), so an engine may run it in
+// any order (core/reduction_order.h) and the chunk folds left to right, a
+// loop LLVM vectorises as it likes.
 bool exactly_associative(const Lambda& fn, const Type& t) {
-  if (!t.is_scalar() || !is_integral(t.scalar_kind()) || fn.params.size() != 2) return false;
-  const auto* p = std::get_if<ex::PrimApp>(&fn.body->node);
-  if (!p || p->args.size() != 2) return false;
-  switch (p->op) {
-  case Prim::Add:
-  case Prim::Mul:
-  case Prim::Min:
-  case Prim::Max:
-  case Prim::BAnd:
-  case Prim::BOr:
-  case Prim::BXor: break;
-  default: return false;
-  }
-  auto var = [](const ExpPtr& e) -> const std::string* {
-    const auto* v = std::get_if<ex::Var>(&e->node);
-    return v ? &v->name : nullptr;
-  };
-  const std::string *a = var(p->args[0]), *b = var(p->args[1]);
-  const std::string &p0 = fn.params[0].name, &p1 = fn.params[1].name;
-  return a && b && p0 != p1 && ((*a == p0 && *b == p1) || (*a == p1 && *b == p0));
+  if (!t.is_scalar() || !is_integral(t.scalar_kind())) return false;
+  std::optional<BinaryCombiner> c = binary_combiner(fn);
+  return c && reorders_exactly(c->op, c->kind);
 }
 
 } // namespace

@@ -1,15 +1,11 @@
 #include "tbb/fold_native.h"
 
+#include "core/combiner.h"
 #include "tbb/chunk_tree.h"
 #include "tbb/native_ops.h"
 
 namespace strata::tbbe {
 namespace {
-
-bool is_var(const ExpPtr& e, const std::string& name) {
-  const auto* v = std::get_if<ex::Var>(&e->node);
-  return v && v->name == name;
-}
 
 // Folds the consecutive elements r[0..n) (n a multiple of L) into the L
 // accumulators, element i into lane i mod L. The accumulators are copied into
@@ -89,37 +85,18 @@ T fold_typed(Runtime& rt, const ScalarFunction& elem, const Shape& shape, int64_
 
 } // namespace
 
+// The combiners with native code: every one that reorders exactly (the
+// integer operations; core/combiner.h), and float + and * in the declared order.
 std::optional<NativeFold> recognise_fold(const Lambda& f) {
-  if (f.params.size() != 2) return std::nullopt;
-  const Type& t = f.params[0].type;
-  if (!t.is_scalar() || !(f.params[1].type == t)) return std::nullopt;
-  const auto* app = std::get_if<ex::PrimApp>(&f.body->node);
-  if (!app || app->args.size() != 2) return std::nullopt;
-  const std::string &a = f.params[0].name, &b = f.params[1].name;
-  if (a == b) return std::nullopt;
-  bool plain = is_var(app->args[0], a) && is_var(app->args[1], b);
-  bool swapped = is_var(app->args[0], b) && is_var(app->args[1], a);
-  if (!plain && !swapped) return std::nullopt;
-  ScalarKind k = t.scalar_kind();
-  if (k == ScalarKind::Bool) return std::nullopt;
-  bool is_float = k == ScalarKind::F32 || k == ScalarKind::F64;
-  switch (app->op) {
-  case Prim::Add:
-  case Prim::Mul: break;
-  case Prim::Min:
-  case Prim::Max:
-  case Prim::BAnd:
-  case Prim::BOr:
-  case Prim::BXor:
-    if (is_float) return std::nullopt;
-    break;
-  default: return std::nullopt;
-  }
-  return NativeFold{app->op, k};
+  std::optional<BinaryCombiner> c = binary_combiner(f);
+  if (!c || c->kind == ScalarKind::Bool) return std::nullopt;
+  bool float_sum_or_product = is_float(c->kind) && (c->op == Prim::Add || c->op == Prim::Mul);
+  if (!reorders_exactly(c->op, c->kind) && !float_sum_or_product) return std::nullopt;
+  return NativeFold{c->op, c->kind};
 }
 
 bool exact(const NativeFold& op) {
-  return is_integral(op.type);
+  return reorders_exactly(op.op, op.type);
 }
 
 ReductionOrder native_order(const ReductionOrder& declared, const NativeFold& op) {

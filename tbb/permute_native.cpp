@@ -8,6 +8,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include "core/combiner.h"
 #include "core/semantics.h"
 #include "tbb/native_ops.h"
 
@@ -17,10 +18,6 @@ namespace {
 bool is_var(const ExpPtr& e, const std::string& name) {
   const auto* v = std::get_if<ex::Var>(&e->node);
   return v && v->name == name;
-}
-
-bool integral(ScalarKind k) {
-  return k != ScalarKind::Bool && k != ScalarKind::F32 && k != ScalarKind::F64;
 }
 
 struct Chunks {
@@ -106,30 +103,12 @@ std::optional<NativeCombine> recognise_combine(const Lambda& f) {
     c.kind = NativeCombine::Kind::KeepOld;
     return c;
   }
-  const auto* app = std::get_if<ex::PrimApp>(&f.body->node);
-  if (!app || app->args.size() != 2 || !f.params[0].type.is_scalar()) return std::nullopt;
-  bool operands = (is_var(app->args[0], new_v) && is_var(app->args[1], old_v)) ||
-                  (is_var(app->args[0], old_v) && is_var(app->args[1], new_v));
-  if (!operands) return std::nullopt;
-  ScalarKind k = f.params[0].type.scalar_kind();
-  switch (app->op) {
-  case Prim::Add:
-  case Prim::Mul:
-  case Prim::Min:
-  case Prim::Max:
-  case Prim::BAnd:
-  case Prim::BOr:
-  case Prim::BXor:
-    if (!integral(k)) return std::nullopt;
-    break;
-  case Prim::And:
-  case Prim::Or:
-    if (k != ScalarKind::Bool) return std::nullopt;
-    break;
-  default: return std::nullopt;
-  }
-  c.op = app->op;
-  c.type = k;
+  // Combined in any order (tbb/permute_kernel.cpp): only combiners that
+  // reorder exactly (core/combiner.h).
+  std::optional<BinaryCombiner> bc = binary_combiner(f);
+  if (!bc || !reorders_exactly(bc->op, bc->kind)) return std::nullopt;
+  c.op = bc->op;
+  c.type = bc->kind;
   return c;
 }
 

@@ -1,4 +1,4 @@
-#include "interpreter/combiner.h"
+#include "core/combiner.h"
 
 namespace strata {
 namespace {
@@ -42,9 +42,18 @@ std::optional<std::vector<Prim>> componentwise_ops(const Lambda& f) {
   return std::nullopt;
 }
 
-bool order_free(Prim op, ScalarKind kind) {
+std::optional<BinaryCombiner> binary_combiner(const Lambda& f) {
+  if (f.params.size() != 2 || f.params[0].name == f.params[1].name) return std::nullopt;
+  const Type& t = f.params[0].type;
+  if (!t.is_scalar() || !(f.params[1].type == t)) return std::nullopt;
+  std::optional<Prim> op = component_op(*f.body, f.params[0].name, f.params[1].name, -1);
+  if (!op) return std::nullopt;
+  return BinaryCombiner{*op, t.scalar_kind()};
+}
+
+bool reorders_exactly(Prim op, ScalarKind kind) {
   if (kind == ScalarKind::Bool) return op == Prim::And || op == Prim::Or;
-  if (is_float(kind)) return op == Prim::Min || op == Prim::Max;
+  if (is_float(kind)) return false;
   switch (op) {
   case Prim::Add:
   case Prim::Mul:
@@ -55,6 +64,10 @@ bool order_free(Prim op, ScalarKind kind) {
   case Prim::BXor: return true;
   default: return false;
   }
+}
+
+bool order_free(Prim op, ScalarKind kind) {
+  return reorders_exactly(op, kind) || (is_float(kind) && (op == Prim::Min || op == Prim::Max));
 }
 
 } // namespace strata
