@@ -11,6 +11,7 @@
 
 #include "cuda/host_backend.h"
 #include "cuda_test_util.h"
+#include "tests/test_util.h"
 #include "interpreter/interpreter.h"
 
 namespace strata {
@@ -197,9 +198,12 @@ TEST(CudaReductionOrder, CanonicalOrder) {
     compiled().check(ReductionOrder::canonical(), 3, n, uint64_t(n) + 200);
 }
 
+// boundary_order: blocked(), scaled down under the sanitizers.
 TEST(CudaReductionOrder, BlockedOrderAroundItsThresholds) {
-  for (int64_t n : {32767, 32768, 32769, 65535, 65536, 65537})
-    compiled().check(ReductionOrder::blocked(), 1, n, uint64_t(n));
+  const ReductionOrder o = test::boundary_order();
+  const int64_t f = o.fold_chunked_from, s = o.scan_chunked_from;
+  for (int64_t n : {f - 1, f, f + 1, s - 1, s, s + 1})
+    compiled().check(o, 1, n, uint64_t(n));
 }
 
 // The order matters: the blocked tree of a long float sum rounds differently

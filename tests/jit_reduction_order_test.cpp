@@ -145,10 +145,19 @@ void check_folds(const ReductionOrder& order, const std::vector<Shape>& shapes) 
   }
 }
 
+// Around the blocked order's thresholds and chunk boundaries (boundary_order:
+// blocked(), scaled down under the sanitizers).
 TEST(JitReductionOrder, FoldsRunTheBlockedOrderAroundItsBoundaries) {
-  check_folds(
-      ReductionOrder::blocked(),
-      {{32767}, {32768}, {32769}, {16384 * 3 - 1}, {16384 * 3 + 1}, {100000}, {3, 40000}, {2, 5}});
+  const ReductionOrder o = boundary_order();
+  const int64_t f = o.fold_chunked_from, c = o.fold_chunk;
+  check_folds(o, {{f - 1},
+                  {f},
+                  {f + 1},
+                  {c * 3 - 1},
+                  {c * 3 + 1},
+                  {c * 6 + c / 8 + 5},
+                  {3, c * 2 + c / 2 + 3},
+                  {2, 5}});
 }
 
 TEST(JitReductionOrder, FoldsRunSmallOrdersOnShortRows) {
@@ -194,7 +203,9 @@ void check_scans(const ReductionOrder& order, const std::vector<Shape>& shapes) 
 }
 
 TEST(JitReductionOrder, ScansRunTheBlockedOrderAroundItsBoundaries) {
-  check_scans(ReductionOrder::blocked(), {{65535}, {65536}, {65537}, {16384 * 5 + 7}, {2, 70000}});
+  const ReductionOrder o = boundary_order();
+  const int64_t f = o.scan_chunked_from, c = o.scan_chunk;
+  check_scans(o, {{f - 1}, {f}, {f + 1}, {c * 5 + 7}, {2, f + c / 4 + 7}});
 }
 
 TEST(JitReductionOrder, ScansRunSmallOrdersOnShortRows) {

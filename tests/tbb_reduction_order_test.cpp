@@ -114,27 +114,33 @@ void scans_at(const ReductionOrder& order, Shape shape, bool fused_map, bool all
 
 // The folded array is a map of xs (fused into the fold's element function)
 // at every length, xs itself at one: both with fusion on and off.
+// Around the blocked order's thresholds and chunk boundaries (boundary_order:
+// blocked(), scaled down under the sanitizers).
 TEST(TbbReductionOrder, FoldsAroundTheBlockedThresholdsAndChunks) {
-  ReductionOrder blocked = ReductionOrder::blocked();
-  for (int64_t n : {32767, 32768, 32769, 16384 * 3 - 1, 16384 * 3 + 1, 100000})
+  const ReductionOrder blocked = boundary_order();
+  const int64_t f = blocked.fold_chunked_from, c = blocked.fold_chunk;
+  for (int64_t n : {f - 1, f, f + 1, c * 3 - 1, c * 3 + 1, c * 6 + c / 8 + 5})
     folds_at(blocked, {n}, true);
-  folds_at(blocked, {32769}, false);
+  folds_at(blocked, {f + 1}, false);
 }
 
 TEST(TbbReductionOrder, FoldsOfSeveralLongRows) {
-  folds_at(ReductionOrder::blocked(), {3, 40000}, true);
+  const ReductionOrder blocked = boundary_order();
+  folds_at(blocked, {3, blocked.fold_chunk * 2 + blocked.fold_chunk / 2 + 3}, true);
 }
 
 TEST(TbbReductionOrder, ScansAroundTheBlockedThresholdsAndChunks) {
-  ReductionOrder blocked = ReductionOrder::blocked();
-  for (int64_t n : {65535, 65536, 65537, 16384 * 5 + 7})
+  const ReductionOrder blocked = boundary_order();
+  const int64_t f = blocked.scan_chunked_from, c = blocked.scan_chunk;
+  for (int64_t n : {f - 1, f, f + 1, c * 5 + 7})
     scans_at(blocked, {n}, true, false);
-  scans_at(blocked, {65537}, false, false);
-  scans_at(blocked, {2, 65537}, true, false);
+  scans_at(blocked, {f + 1}, false, false);
+  scans_at(blocked, {2, f + 1}, true, false);
 }
 
 TEST(TbbReductionOrder, FloatScansOfEveryCombinerInTheBlockedOrder) {
-  scans_at(ReductionOrder::blocked(), {16384 * 4 + 5}, true, true);
+  const ReductionOrder blocked = boundary_order();
+  scans_at(blocked, {blocked.scan_chunk * 4 + 5}, true, true);
 }
 
 TEST(TbbReductionOrder, ShortRowsInTheSmallOrder) {

@@ -57,4 +57,19 @@ inline Array run1(std::string_view text, const std::vector<Array>& inputs = {}) 
   return results[0];
 }
 
+// The blocked order as the boundary tests (tbb, jit and cuda
+// *_reduction_order_test.cpp) run it: ReductionOrder::blocked(), or under the
+// sanitizers the same order scaled down 256 times (folds chunked from 128 in
+// chunks of 64, scans from 256 in chunks of 64, the same 128 bytes of lanes):
+// the same chunk, lane and boundary paths on rows of hundreds of elements
+// instead of 10^5, which the Debug + ASan interpreter takes minutes to replay.
+// The optimised build runs the real constants.
+inline ReductionOrder boundary_order() {
+#if defined(__SANITIZE_ADDRESS__)
+  return ReductionOrder{128, 64, 256, 64, 128};
+#else
+  return ReductionOrder::blocked();
+#endif
+}
+
 } // namespace strata::test
