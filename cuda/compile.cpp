@@ -4,6 +4,7 @@
 #include <mutex>
 
 #include "cache/memory_lru.h"
+#include "cache/outcome.h"
 #include "core/error.h"
 #include "core/version.h"
 #include "cuda/nvrtc_compile.h"
@@ -43,7 +44,7 @@ std::vector<char> compile_cached(const std::string& source, int arch, const Comp
   if (caches.memory) {
     std::lock_guard lock(memory.mutex);
     if (const std::vector<char>* image = memory.images.find(key.hex)) {
-      outcome = "hit (memory)";
+      outcome = cache::memory_hit();
       return *image;
     }
   }
@@ -53,12 +54,12 @@ std::vector<char> compile_cached(const std::string& source, int arch, const Comp
   std::vector<char> image;
   if (auto hit = disk.load(key, why)) {
     image = std::move(*hit);
-    outcome = "hit (disk)";
+    outcome = cache::disk_hit();
   } else {
     image = nvrtc_compile(source, arch, true).image;
     nvrtc_ran = true;
     disk.store(key, image);
-    outcome = "miss: " + why;
+    outcome = cache::miss(why);
   }
   if (caches.memory) {
     std::lock_guard lock(memory.mutex);

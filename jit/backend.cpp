@@ -34,6 +34,7 @@
 
 #include "cache/kernel_cache.h"
 #include "cache/memory_lru.h"
+#include "cache/outcome.h"
 #include "core/error.h"
 #include "jit/kernel_meta.h"
 #include "jit/llvm_module.h"
@@ -499,7 +500,7 @@ LoadedKernel load_kernel(const std::string& key, const KernelSource& source) {
     ++be.memory_hits;
     out.entries = r->entries;
     out.resident = r;
-    out.cache = "hit (memory)" + out.cache;
+    out.cache = cache::memory_hit() + out.cache;
     be.keep(key, r);
     return out;
   }
@@ -515,7 +516,7 @@ LoadedKernel load_kernel(const std::string& key, const KernelSource& source) {
         out.entries = r->entries;
         out.resident = r;
         ++be.disk_loads;
-        out.cache = "hit (disk)" + out.cache;
+        out.cache = cache::disk_hit() + out.cache;
         be.keep(key, r);
         return out;
       }
@@ -538,7 +539,7 @@ LoadedKernel load_kernel(const std::string& key, const KernelSource& source) {
   ++be.compiled;
   be.disk.store(k, pack_entry(meta, objects));
   be.keep(key, r);
-  out.cache = "miss: " + why;
+  out.cache = cache::miss(why);
   return out;
 }
 
