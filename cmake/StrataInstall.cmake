@@ -35,7 +35,7 @@ install(TARGETS strata_language ${STRATA_INSTALLED_LIBS} EXPORT StrataTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS strata RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
-foreach(dir core interpreter oracle fusion frontend tbb jit cuda cache)
+foreach(dir core interpreter oracle fusion frontend parallel tbb jit cuda cache)
   if(IS_DIRECTORY ${PROJECT_SOURCE_DIR}/${dir})
     install(DIRECTORY ${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/strata/${dir}
             FILES_MATCHING PATTERN "*.h")

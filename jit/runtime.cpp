@@ -1,13 +1,8 @@
 #include "jit/runtime.h"
 
-#include <atomic>
 #include <cstring>
-#include <limits>
-#include <mutex>
 
 #include <sys/mman.h>
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
 
 #include "fusion/checks.h"
 
@@ -110,35 +105,6 @@ void Runtime::parallel(const CompiledKernel& k, int fn, int64_t n, int64_t grain
       n, grain,
       [&](int64_t b, int64_t e, JitError& err) { return f(table(), &err, b, e, aux) != 0; }, first);
   if (failed) fail(k, first);
-}
-
-bool parallel_ranges(int64_t n, int64_t grain,
-                     const std::function<bool(int64_t, int64_t, JitError&)>& body,
-                     JitError& first) {
-  if (n <= 0) return false;
-  grain = std::max<int64_t>(grain, 1);
-  if (n <= grain) return body(0, n, first);
-  int64_t chunks = (n + grain - 1) / grain;
-  std::atomic<int64_t> lowest{std::numeric_limits<int64_t>::max()};
-  std::mutex mutex;
-  tbb::parallel_for(
-      tbb::blocked_range<int64_t>(0, chunks, 1),
-      [&](const tbb::blocked_range<int64_t>& r) {
-        for (int64_t c = r.begin(); c < r.end(); ++c) {
-          if (c > lowest.load(std::memory_order_relaxed)) return;
-          JitError err;
-          if (body(c * grain, std::min(n, (c + 1) * grain), err)) {
-            std::lock_guard lock(mutex);
-            if (c < lowest.load()) {
-              lowest = c;
-              first = err;
-            }
-            return;
-          }
-        }
-      },
-      tbb::simple_partitioner());
-  return lowest.load() != std::numeric_limits<int64_t>::max();
 }
 
 void slots_to_array(const Slot* slots, Array& a, int64_t pos) {

@@ -1,11 +1,8 @@
 // The state of one run of a kernel graph on the jit engine: the arrays and
 // the table generated code reads them through (jit/abi.h), evaluation of
 // closed expressions, and parallel ranges on oneTBB that raise the error of
-// the first failing range, i.e. of the first failing element in order.
-//
-// Generic machinery a shared place could hold later (the tbb engine has its
-// own versions): `parallel_ranges` (fixed-size chunks, lowest failing chunk
-// wins) and `prepare` (delayed checks, then the shape).
+// the first failing range, i.e. of the first failing element in order
+// (parallel/ranges.h, shared with the tbb engine).
 #pragma once
 
 #include <functional>
@@ -16,6 +13,7 @@
 
 #include "jit/abi.h"
 #include "jit/codegen.h"
+#include "parallel/ranges.h"
 
 namespace strata::jit {
 
@@ -75,11 +73,10 @@ private:
   std::vector<JitArray> table_;
 };
 
-// body(begin, end, error) over [0, n) in chunks of `grain` (by data size only);
-// returns true when it failed. The error of the lowest failing chunk is
-// returned in `first`; chunks after it may be skipped.
-bool parallel_ranges(int64_t n, int64_t grain,
-                     const std::function<bool(int64_t, int64_t, JitError&)>& body, JitError& first);
+// body(begin, end, error) over [0, n) in chunks of `grain` (by data size
+// only), returning true when it failed; the error of the lowest failing
+// chunk is returned in `first` (parallel/ranges.h).
+using parallel::parallel_ranges;
 
 // Leaves of an element type stored in slots <-> element `pos` of an array.
 void slots_to_array(const Slot* slots, Array& a, int64_t pos);

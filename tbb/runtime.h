@@ -4,15 +4,10 @@
 // error raised is the one of the first element in row-major order.
 #pragma once
 
-#include <atomic>
-#include <exception>
-#include <mutex>
 #include <unordered_map>
 
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
-
 #include "core/reduction_order.h"
+#include "parallel/ranges.h"
 #include "tbb/function_table.h"
 
 namespace strata::tbbe {
@@ -99,29 +94,8 @@ bool fill_indices(Frame& f, const std::vector<int>& regs, const Shape& sh, int64
 void run_batch(const ScalarFunction& fn, Frame& f, const Shape& sh, int64_t start, int count,
                bool head_only = false);
 
-// Runs body(begin, end) over [0, n) in parallel, in ranges of at most `grain`.
-// If ranges throw, rethrows the exception of the lowest range, which holds
-// the first failing element in row-major order when ranges follow that order.
-template <class F> void parallel_ranges(int64_t n, int64_t grain, F&& body) {
-  std::atomic<int64_t> first_failure{n};
-  std::exception_ptr error;
-  std::mutex mutex;
-  tbb::parallel_for(
-      tbb::blocked_range<int64_t>(0, n, std::max<int64_t>(grain, 1)),
-      [&](const tbb::blocked_range<int64_t>& r) {
-        if (r.begin() > first_failure.load(std::memory_order_relaxed)) return;
-        try {
-          body(r.begin(), r.end());
-        } catch (...) {
-          std::lock_guard lock(mutex);
-          if (r.begin() < first_failure.load()) {
-            first_failure = r.begin();
-            error = std::current_exception();
-          }
-        }
-      },
-      tbb::simple_partitioner());
-  if (error) std::rethrow_exception(error);
-}
+// body(begin, end) over [0, n) in chunks of `grain`, on oneTBB; the
+// exception of the lowest throwing chunk is rethrown (parallel/ranges.h).
+using parallel::parallel_ranges;
 
 } // namespace strata::tbbe
