@@ -5,6 +5,7 @@
 // result is an Executable that runs on many inputs without compiling again.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
@@ -25,6 +26,12 @@ struct CompileOptions {
   // programs of a few elements exercise the chunk and lane trees. The
   // interpreter engine always runs the canonical order.
   ReductionOrder order = ReductionOrder::blocked();
+  // A device to compile for instead of this machine's (cuda: "sm_80"), to
+  // fill the kernel cache where there is none (`strata compile --arch`): the
+  // executable reports its compile and refuses to run. Empty: this machine.
+  // Only an engine whose Engine::target_help() is not empty accepts one; the
+  // others throw Error(ErrorKind::Usage) (require_no_target below).
+  std::string target = "";
 };
 
 // What compiling cost, for --dump-phases and --report: engine-internal phases
@@ -38,6 +45,9 @@ struct KernelCompileInfo {
 struct CompileReport {
   std::vector<std::pair<std::string, double>> phases; // name, milliseconds, in order
   std::vector<KernelCompileInfo> kernels;
+  // Engine-specific counts a compile reports (cuda: "nvrtc compiles", 0 when
+  // the image came from a cache), printed by `strata compile` as `name: N`.
+  std::vector<std::pair<std::string, uint64_t>> counts;
 };
 
 class Executable {
@@ -70,6 +80,14 @@ public:
   // `program` must be type-checked and outlive the executable.
   virtual std::unique_ptr<Executable> compile(const Program& program,
                                               const CompileOptions& options) const = 0;
+  // What CompileOptions::target names for this engine, as a hint for users
+  // ("a GPU architecture with --arch sm_XX"); empty: it compiles for this
+  // machine only.
+  virtual std::string target_help() const { return ""; }
 };
+
+// For the engines that compile for this machine only: a CompileOptions::target
+// is a usage error, never silently ignored.
+void require_no_target(const CompileOptions& options, const std::string& engine);
 
 } // namespace strata

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "cuda/launch_abi.h"
 #include "fusion/kernel_graph.h"
 
 namespace strata::cuda {
@@ -44,9 +45,6 @@ struct KernelEntries {
   std::string prefix;           // entry names are prefix + "_" + phase
 };
 
-// Limits of the generated code (launch parameters are SLP::v[20]).
-constexpr int kMaxRank = 8;
-
 struct Generated {
   std::string source;           // the translation unit, prelude first
   std::string prefix;           // every symbol starts with it
@@ -59,7 +57,7 @@ struct Generated {
   std::vector<std::string> entries;         // every entry name (add _g or _h)
 };
 
-// Throws Error(ErrorKind::Unsupported-like Type error) for ranks above kMaxRank.
+// Throws Error(ErrorKind::Type) for ranks above kMaxRank (cuda/launch_abi.h).
 Generated generate(const KernelGraph& g, const std::string& prefix = "s");
 
 // The body of a generated TU without the prelude (to batch several programs,

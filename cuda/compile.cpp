@@ -4,7 +4,7 @@
 #include <mutex>
 
 #include "cache/memory_lru.h"
-#include "cache/outcome.h"
+#include "cache/tiered.h"
 #include "core/error.h"
 #include "core/version.h"
 #include "cuda/nvrtc_compile.h"
@@ -41,31 +41,29 @@ std::vector<char> compile_cached(const std::string& source, int arch, const Comp
     kb.add(o);
   cache::Key key = kb.finish();
   MemoryCache& memory = memory_cache();
+  cache::Tiers<std::vector<char>> tiers;
   if (caches.memory) {
-    std::lock_guard lock(memory.mutex);
-    if (const std::vector<char>* image = memory.images.find(key.hex)) {
-      outcome = cache::memory_hit();
-      return *image;
-    }
+    tiers.memory = [&]() -> std::optional<std::vector<char>> {
+      std::lock_guard lock(memory.mutex);
+      if (const std::vector<char>* image = memory.images.find(key.hex)) return *image;
+      return std::nullopt;
+    };
+    tiers.remember = [&](const std::vector<char>& image) {
+      std::lock_guard lock(memory.mutex);
+      memory.images.insert(key.hex, image, image.size());
+    };
   }
+  tiers.from_disk = [](std::vector<char> image, std::string&) {
+    return std::optional<std::vector<char>>(std::move(image));
+  };
+  tiers.build = [&] {
+    std::vector<char> image = nvrtc_compile(source, arch, true).image;
+    nvrtc_ran = true;
+    return std::pair(image, image);
+  };
   cache::DiskCache disk("cuda",
                         caches.disk ? *caches.disk : cache::disk_options_from_environment());
-  std::string why;
-  std::vector<char> image;
-  if (auto hit = disk.load(key, why)) {
-    image = std::move(*hit);
-    outcome = cache::disk_hit();
-  } else {
-    image = nvrtc_compile(source, arch, true).image;
-    nvrtc_ran = true;
-    disk.store(key, image);
-    outcome = cache::miss(why);
-  }
-  if (caches.memory) {
-    std::lock_guard lock(memory.mutex);
-    memory.images.insert(key.hex, image, image.size());
-  }
-  return image;
+  return cache::lookup(key, disk, tiers, outcome);
 }
 
 } // namespace

@@ -24,6 +24,7 @@ public:
         "load",
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     p_.image = {}; // the module holds it now
+    p_.report.counts.emplace_back("nvrtc compiles", p_.nvrtc_ran ? 1 : 0);
   }
 
   std::vector<Array> run(const std::vector<Array>& inputs) override {
@@ -42,12 +43,37 @@ private:
   std::mutex mutex_;
 };
 
+// A program compiled for a GPU architecture without a device
+// (CompileOptions::target, `strata compile --arch`): the kernel cache has its
+// image; there is nothing to run it on.
+class TargetOnlyExecutable final : public Executable {
+public:
+  TargetOnlyExecutable(CompiledProgram p, std::string target)
+      : p_(std::move(p)), target_(std::move(target)) {
+    p_.image = {};
+    p_.report.counts.emplace_back("nvrtc compiles", p_.nvrtc_ran ? 1 : 0);
+  }
+  std::vector<Array> run(const std::vector<Array>&) override {
+    throw Error(ErrorKind::Usage, SrcLoc{},
+                "cuda engine: compiled for " + target_ + " without a device; it cannot run");
+  }
+  const CompileReport& compile_report() const override { return p_.report; }
+
+private:
+  CompiledProgram p_;
+  std::string target_;
+};
+
 class CudaEngine final : public Engine {
 public:
   std::string name() const override { return "cuda"; }
   bool available(std::string& why) const override { return load_driver(why) != nullptr; }
+  std::string target_help() const override { return "a GPU architecture with --arch sm_XX"; }
   std::unique_ptr<Executable> compile(const Program& program,
                                       const CompileOptions& options) const override {
+    if (!options.target.empty())
+      return std::make_unique<TargetOnlyExecutable>(
+          compile_program(program, options.fusion, parse_arch(options.target)), options.target);
     std::string why;
     const Driver* d = load_driver(why);
     if (!d) throw Error(ErrorKind::Resource, SrcLoc{}, "cuda engine: " + why);

@@ -21,18 +21,9 @@
 
 #include "core/reduction_order.h"
 #include "cuda/codegen.h"
+#include "cuda/launch_abi.h"
 
 namespace strata::cuda {
-
-// Host mirrors of the prelude's SLP and SErr.
-struct LaunchParams {
-  int64_t v[20] = {};
-};
-struct ErrorWords {
-  uint64_t first = ~uint64_t(0);
-  int64_t site = 0;
-  int64_t v[18] = {};
-};
 
 class Backend {
 public:

@@ -1,9 +1,13 @@
 #include "cuda/prelude.h"
 
+#include <string>
+
+#include "cuda/launch_abi.h"
+
 namespace strata::cuda {
 
 namespace {
-constexpr std::string_view kPrelude = R"(// ---- Strata CUDA prelude (cuda/prelude.cpp) ----
+constexpr std::string_view kPreludeHead = R"(// ---- Strata CUDA prelude (cuda/prelude.cpp) ----
 #if defined(__CUDACC_RTC__)
 typedef signed char i8; typedef short i16; typedef int i32; typedef long long i64;
 typedef unsigned char u8; typedef unsigned short u16; typedef unsigned int u32;
@@ -23,12 +27,9 @@ typedef unsigned long long u64;
 typedef float f32; typedef double f64; typedef unsigned long long uptr;
 #define S_HD __host__ __device__ inline
 
-// Error slot: `first` is the smallest order key of a failing element (all ones
-// when none failed); a second, diagnosing launch with diag = first lets only
-// that element write which site failed and its operands.
-struct SErr { u64 first; i64 site; i64 v[18]; };
-// Launch parameters (sizes, chunking), by value.
-struct SLP { i64 v[20]; };
+// ---- the launch ABI (cuda/launch_abi.h): the error slot and the launch parameters
+)";
+constexpr std::string_view kPreludeTail = R"(
 // Per-thread context: the array table, the error slot, the key of the
 // element being computed, and whether this thread has failed.
 struct SCtx { const i64* T; SErr* E; i64 diag; i64 key; bool failed; };
@@ -168,7 +169,9 @@ S_HD i64 s_boundary(int kind, i64 i, i64 n) {
 } // namespace
 
 std::string_view prelude() {
-  return kPrelude;
+  static const std::string text = std::string(kPreludeHead) + kLaunchAbiText + "\n" +
+                                  launch_word_names() + std::string(kPreludeTail);
+  return text;
 }
 
 } // namespace strata::cuda

@@ -21,7 +21,8 @@ public:
   std::string name() const override { return "interp"; }
   bool available(std::string&) const override { return true; }
   std::unique_ptr<Executable> compile(const Program& program,
-                                      const CompileOptions&) const override {
+                                      const CompileOptions& options) const override {
+    require_no_target(options, name());
     return std::make_unique<InterpExecutable>(program);
   }
 };

@@ -1,7 +1,9 @@
 // The LLVM side of the jit engine: one process-wide ORC LLJIT for the host
 // CPU, the kernels' pass pipeline, object emission, and the kernel cache in
-// memory and on disk (cache/kernel_cache.h, entries laid out by jit/kernel_meta.h). The only file
-// that includes the ORC and PassBuilder headers is backend.cpp.
+// memory and on disk (cache/tiered.h; entries laid out by jit/kernel_meta.h).
+// backend.cpp puts together jit/llvm_pipeline.h, jit/parts_compile.h and
+// jit/lljit_host.h, the only headers that include ORC and the PassBuilder;
+// this header includes no LLVM.
 #pragma once
 
 #include <cstdint>

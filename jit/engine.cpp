@@ -67,7 +67,7 @@ public:
   }
 
   // Folds and scans run CompileOptions::order: chunk sizes on the host
-  // (jit/kernels.cpp), lanes in the chunk entries (jit/fold_codegen.h).
+  // (jit/fold_kernel.cpp, jit/scan_kernel.cpp), lanes in the chunk entries (jit/fold_codegen.h).
   ReductionOrder reduction_order() const override { return options_.order; }
   // libmvec's functions are within 4 ulps of correctly rounded (glibc's
   // libm-test-ulps; docs/jit.md "Vector math library").
@@ -86,7 +86,7 @@ private:
 
   // The jit's part of running the graph (fusion/graph_run.h): arrays are
   // Arrays in the Runtime's table, each compute kernel calls its generated
-  // entries (jit/kernels.cpp).
+  // entries (jit/stencil_kernel.cpp).
   struct Runner {
     using Value = Array;
     const JitExecutable& exe;
@@ -121,6 +121,7 @@ public:
   bool available(std::string&) const override { return true; }
   std::unique_ptr<Executable> compile(const Program& program,
                                       const CompileOptions& options) const override {
+    require_no_target(options, name());
     return std::make_unique<JitExecutable>(
         build_kernel_graph(program, FusionOptions{options.fusion}), options);
   }

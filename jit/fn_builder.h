@@ -1,7 +1,7 @@
 // Builds one entry point (jit/abi.h) of a kernel: the function, its prologue
 // (array pointers and extents loaded once per call), the scalar code of the
 // kernel's lambdas (jit/scalar_codegen.cpp) and failing checks that write the
-// error slot and return 1. Used by jit/kernel_codegen.cpp only.
+// error slot and return 1. Used by the kernel builders (jit/kernel_builder.h) only.
 #pragma once
 
 #include <functional>

@@ -1,7 +1,7 @@
 // Folds as LLVM IR: a loop carrying an accumulator, and the total of one
 // chunk under the declared lane tree of core/reduction_order.h (the blocked
 // order's chunk_total), the same steps as interpreter/ordered_reductions.h.
-// Used by jit/kernel_codegen.cpp only.
+// Used by jit/fold_kernel.cpp and jit/scan_kernel.cpp only.
 #pragma once
 
 #include <functional>

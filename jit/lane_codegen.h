@@ -12,7 +12,7 @@
 // group in which an active lane's read is out of range runs again on the
 // scalar path, which raises the error. Both sides of `if`, `and` and `or` are
 // evaluated and selected, each under the mask of the lanes that take it, so a
-// `while` in an untaken side does not run. Used by jit/kernel_codegen.cpp
+// `while` in an untaken side does not run. Used by jit/kernel_builder.cpp
 // only.
 #pragma once
 

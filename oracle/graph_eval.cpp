@@ -139,6 +139,7 @@ public:
   bool available(std::string&) const override { return true; }
   std::unique_ptr<Executable> compile(const Program& program,
                                       const CompileOptions& options) const override {
+    require_no_target(options, name());
     return std::make_unique<GraphExecutable>(
         build_kernel_graph(program, FusionOptions{options.fusion}), options.order);
   }

@@ -1,6 +1,7 @@
 #include "tbb/function_table.h"
 
 #include "core/overload.h"
+#include "fusion/graph_run.h"
 
 namespace strata::tbbe {
 
@@ -36,7 +37,7 @@ void FunctionTable::delayed(const Delayed& d) {
 }
 
 void FunctionTable::block(const Block& b) {
-  for (const Kernel& k : b) {
+  for_each_kernel(b, [&](const Kernel& k) {
     std::visit(
         Overload{
             [&](const kn::Generate& x) { delayed(x.body); },
@@ -67,17 +68,10 @@ void FunctionTable::block(const Block& b) {
                 functions_.emplace(std::pair{&x.f, interior}, compile_function(x.f, scope_, w));
               }
             },
-            [&](const kn::Loop& x) {
-              block(x.cond);
-              block(x.body);
-            },
-            [&](const kn::Branch& x) {
-              closed(x.cond);
-              block(x.then_block);
-              block(x.else_block);
-            }},
+            [&](const kn::Loop&) {}, // its blocks: for_each_kernel
+            [&](const kn::Branch& x) { closed(x.cond); }},
         k.body);
-  }
+  });
 }
 
 } // namespace strata::tbbe

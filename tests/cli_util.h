@@ -3,11 +3,13 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace strata::test {
 
@@ -58,6 +60,15 @@ inline CliResult run_cli(const std::string& args) {
 
 inline std::string source_path(const std::string& rel) {
   return std::string(STRATA_SOURCE_DIR) + "/" + rel;
+}
+
+// The example programs (examples/*.strata), sorted by name.
+inline std::vector<std::filesystem::path> example_programs() {
+  std::vector<std::filesystem::path> files;
+  for (const auto& e : std::filesystem::directory_iterator(source_path("examples")))
+    if (e.path().extension() == ".strata") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
 } // namespace strata::test

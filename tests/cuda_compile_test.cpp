@@ -14,6 +14,7 @@
 #include "core/parser.h"
 #include "cuda/compile.h"
 #include "cuda/nvrtc_compile.h"
+#include "oracle/registry.h"
 #include "tests/cache_test_util.h"
 
 namespace strata::test {
@@ -91,6 +92,35 @@ TEST(CudaCompile, SecondCompileInAProcessIsAMemoryHit) {
   EXPECT_EQ(second.report.phases[0].first, "fuse");
   EXPECT_EQ(second.report.phases[1].first, "codegen");
   EXPECT_EQ(second.report.phases[2].first, "compile");
+}
+
+// CompileOptions::target through the registry (what `strata compile --arch`
+// does): the executable reports its compile and NVRTC runs, and refuses to run.
+TEST(CudaCompile, ATargetCompilesWithoutADeviceAndRefusesToRun) {
+  const Engine* cuda = find_engine("cuda");
+  ASSERT_NE(cuda, nullptr);
+  EXPECT_EQ(cuda->target_help(), "a GPU architecture with --arch sm_XX");
+  std::string text = slurp(source_path(kExample));
+  Program program = parse_program(text, kExample);
+  check_program(program);
+  CompileOptions options;
+  options.target = "sm_80";
+  std::unique_ptr<Executable> exe = cuda->compile(program, options);
+  const CompileReport& report = exe->compile_report();
+  EXPECT_EQ(report.kernels.size(), 2u);
+  ASSERT_EQ(report.counts.size(), 1u);
+  EXPECT_EQ(report.counts[0].first, "nvrtc compiles");
+  EXPECT_LE(report.counts[0].second, 1u);
+  try {
+    exe->run({});
+    ADD_FAILURE() << "a program compiled for a target ran";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Usage);
+    EXPECT_NE(std::string(e.what()).find("compiled for sm_80 without a device"), std::string::npos)
+        << e.what();
+  }
+  options.target = "compute_80";
+  EXPECT_THROW(cuda->compile(program, options), Error);
 }
 
 TEST(CudaCompile, CommandLineErrors) {

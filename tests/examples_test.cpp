@@ -13,14 +13,6 @@ namespace strata::test {
 namespace {
 namespace fs = std::filesystem;
 
-std::vector<fs::path> example_programs() {
-  std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(source_path("examples")))
-    if (e.path().extension() == ".strata") files.push_back(e.path());
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
 class Example : public ::testing::TestWithParam<fs::path> {};
 
 TEST_P(Example, MatchesExpectedOutput) {

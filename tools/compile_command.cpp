@@ -1,7 +1,8 @@
 // strata compile FILE [--engine NAME] [--arch sm_XX]: compile a program
 // without running it, filling the kernel cache, and list each kernel's
-// compile time and cache outcome. With the cuda engine and --arch it needs
-// no GPU: NVRTC runs on the CPU (cuda/compile.h, docs/cuda.md).
+// compile time and cache outcome. With --arch it compiles for that device
+// architecture without one (CompileOptions::target; the cuda engine: NVRTC
+// runs on the CPU, docs/cuda.md). Engines are reached through the registry.
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -12,10 +13,6 @@
 #include "tools/commands.h"
 #include "tools/options.h"
 #include "tools/views.h"
-#if STRATA_HAVE_CUDA
-#include "cuda/compile.h"
-#include "cuda/nvrtc_compile.h"
-#endif
 
 namespace strata::tool {
 namespace {
@@ -62,48 +59,36 @@ int compile_command(const Args& args) {
   if (!engine)
     throw Error(ErrorKind::Usage,
                 "unknown engine `" + engine_name + "`; available: " + engine_names());
-  std::string arch;
-  [[maybe_unused]] int cc = 0; // cuda: compute capability times ten, from --arch
+  CompileOptions compile_options;
   if (parsed.vars.count("arch")) {
-    arch = parsed.vars["arch"].as<std::string>();
-    if (engine_name != "cuda")
-      throw Error(ErrorKind::Usage, "compile: --arch needs the cuda engine (--engine cuda)");
-#if STRATA_HAVE_CUDA
-    cc = cuda::parse_arch(arch);
-#endif
+    compile_options.target = parsed.vars["arch"].as<std::string>();
+    if (engine->target_help().empty()) {
+      std::string with;
+      for (const Engine* e : all_engines())
+        if (!e->target_help().empty()) with += (with.empty() ? "" : ", ") + e->name();
+      throw Error(ErrorKind::Usage,
+                  with.empty()
+                      ? "compile: --arch: no engine of this build compiles for a device"
+                      : "compile: --arch needs the " + with + " engine (--engine " + with + ")");
+    }
   }
   std::string why;
-  if (arch.empty() && !engine->available(why))
+  if (compile_options.target.empty() && !engine->available(why))
     throw Error(
         ErrorKind::Input,
         "engine `" + engine_name + "` is not available: " + why +
-            (engine_name == "cuda" ? " (compile for a GPU architecture with --arch sm_XX)" : ""));
+            (engine->target_help().empty() ? "" : " (compile for " + engine->target_help() + ")"));
 
   Views views = Views::from(parsed.vars);
   PhaseTimes times{engine_name, {}};
   Program program = Views::load_timed(file, times);
   std::optional<KernelGraph> graph = views.fuse(program, times);
-  CompileReport report;
+  compile_options.fusion = views.fusion;
+  auto exe = times.time("compile", [&] { return engine->compile(program, compile_options); });
+  const CompileReport& report = exe->compile_report();
+  if (!graph) graph = build_kernel_graph(program, FusionOptions{views.fusion});
   std::string target = engine_name;
-#if STRATA_HAVE_CUDA
-  const uint64_t nvrtc_before = cuda::nvrtc_compile_count();
-#endif
-  if (!arch.empty()) {
-#if STRATA_HAVE_CUDA
-    cuda::CompiledProgram compiled =
-        times.time("compile", [&] { return cuda::compile_program(program, views.fusion, cc); });
-    report = std::move(compiled.report);
-    if (!graph) graph = std::move(compiled.graph);
-    target += " " + arch;
-#else
-    throw Error(ErrorKind::Usage, "compile: this build has no cuda engine");
-#endif
-  } else {
-    auto exe = times.time("compile",
-                          [&] { return engine->compile(program, CompileOptions{views.fusion}); });
-    report = exe->compile_report();
-    if (!graph) graph = build_kernel_graph(program, FusionOptions{views.fusion});
-  }
+  if (!compile_options.target.empty()) target += " " + compile_options.target;
   std::map<int, KernelTiming> kernels = Views::compile_details(report, times);
   views.finish(file, graph, {times}, kernels);
 
@@ -119,10 +104,8 @@ int compile_command(const Args& args) {
     if (it != by_id.end()) std::cout << " (" << kernel_kind_name(*it->second) << ")";
     std::cout << ": " << ms(k.compile_ms) << ", " << k.cache << "\n";
   }
-#if STRATA_HAVE_CUDA
-  if (engine_name == "cuda")
-    std::cout << "nvrtc compiles: " << cuda::nvrtc_compile_count() - nvrtc_before << "\n";
-#endif
+  for (const auto& [name, count] : report.counts)
+    std::cout << name << ": " << count << "\n";
   return 0;
 }
 

@@ -1,0 +1,129 @@
+// jit fold and fold1 (one result per row of the innermost dimension), in the
+// association order the executable declares (core/reduction_order.h):
+// - rows shorter than the order's fold_chunked_from: the main entry folds
+//   whole rows left to right from the seed (fold1: from the first element),
+//   rows in parallel, about kGrain elements per chunk of rows;
+// - longer rows: chunks of fold_chunk positions, each's total by the chunk
+//   entry (part 1: the lane tree of jit/fold_codegen.h chunk_total, lanes in
+//   LLVM vectors), every (row, chunk) in parallel; then the host combines a
+//   row's totals left to right from the seed with the combine entry.
+//
+// Deterministic: the chunks and lanes depend on the row length and the
+// declared order only, never on the thread count, and each chunk's total
+// lands in its own slot before the totals are combined in order; the oracle
+// replays exactly this order (bitwise on every element).
+#include "core/runtime_errors.h"
+#include "jit/fold_codegen.h"
+#include "jit/kernel_builder.h"
+#include "jit/kernel_slots.h"
+#include "jit/kernels.h"
+
+namespace strata::jit {
+
+using llvm::Value;
+using namespace host;
+
+// ------------------------------------------------------------ entry points
+
+// fold rows [begin, end), each left to right; the chunk [begin, end) of
+// positions in one row (slots::Fold).
+void KernelBuilder::fold(const kn::Fold& x) {
+  closed_parts(x.input);
+  if (x.seed) closed(*x.seed);
+  const Type& t = x.input.type.elem();
+  int rank = x.input.type.rank();
+  int out = k_.outputs[0];
+  {
+    FnBuilder f = entry(code_.main);
+    Val sh = load_shape(f, rank);
+    Val outer(sh.begin(), sh.end() - 1);
+    Value* n = sh.back();
+    f.for_range(f.begin, f.end, [&](Value* r) {
+      Val oix = f.from_linear(outer, r);
+      auto elem = [&](Value* j) { return f.apply(x.input.elem, {with(oix, j)}); };
+      Val init = x.seed ? f.load_slots(f.aux, slots::Fold::seed(rank), t) : elem(f.i64(0));
+      Val acc = fold_loop(f, f.i64(x.seed ? 0 : 1), n, init, [&](const Val& a, Value* j) {
+        return f.apply(x.f, {a, elem(j)});
+      });
+      f.store_elem(out, t, r, acc);
+    });
+    f.finish();
+  }
+  {
+    FnBuilder f = entry(code_.chunk, 1);
+    Val sh = load_shape(f, rank);
+    Val outer(sh.begin(), sh.end() - 1);
+    Value* n = sh.back();
+    Value* row = f.b.CreateUDiv(f.begin, n);
+    Value* j0 = f.b.CreateSub(f.begin, f.b.CreateMul(row, n));
+    Val oix = f.from_linear(outer, row);
+    Val acc = chunk_total(f, t, x.f, false, lanes(t), f.b.CreateSub(f.end, f.begin), [&](Value* q) {
+      return f.apply(x.input.elem, {with(oix, f.b.CreateAdd(j0, q))});
+    });
+    f.store_slots(f.aux, slots::Fold::total(rank), t, acc);
+    f.finish();
+  }
+  combine(x.f, t, false, code_.combine);
+}
+
+// ------------------------------------------------------------ host
+
+void run_fold(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::Fold& f,
+              const ReductionOrder& order) {
+  Shape sh = rt.prepare(c, f.input);
+  int64_t n = sh.back();
+  Shape outer = outer_of(sh);
+  int64_t rows = shape_size(outer);
+  size_t leaves = f.input.type.elem().leaves().size();
+  rt.set(k.outputs[0], result_array(rt, f.input.type.elem(), outer));
+  // The seed: only for a non-empty result, after the result is allocated and
+  // before any element, as in the interpreter (docs/language.md, Errors).
+  std::vector<Slot> seed(leaves);
+  if (f.seed && rows > 0) seed = rt.eval(c, *f.seed);
+  if (!f.seed && n == 0 && rows > 0) throw fold1_empty_row(sh, k.ops.back().loc);
+  Array& out = rt.get_mutable(k.outputs[0]);
+  int rank = int(sh.size());
+  if (!order.fold_chunked(n)) {
+    std::vector<Slot> aux = shape_slots(sh, slots::Fold::count(rank, leaves));
+    std::copy(seed.begin(), seed.end(), aux.begin() + slots::Fold::seed(rank));
+    rt.parallel(c, c.code.main, rows, row_grain(n), aux.data());
+    return;
+  }
+  // Long rows: chunks of the order's fold_chunk, each's lane tree in
+  // parallel, combined left to right from the seed.
+  int64_t chunk = order.fold_chunk;
+  int64_t chunks = (n + chunk - 1) / chunk;
+  for (int64_t row = 0; row < rows; ++row) {
+    std::vector<std::vector<Slot>> partial(static_cast<size_t>(chunks), std::vector<Slot>(leaves));
+    JitError first;
+    bool failed = parallel_ranges(
+        chunks, 1,
+        [&](int64_t b, int64_t, JitError& err) {
+          std::vector<Slot> aux = shape_slots(sh, slots::Fold::count(rank, leaves));
+          int64_t start = row * n + b * chunk;
+          int64_t len = std::min(chunk, n - b * chunk);
+          if (c.fn(c.code.chunk)(rt.table(), &err, start, start + len, aux.data()) != 0)
+            return true;
+          auto total = aux.begin() + slots::Fold::total(rank);
+          std::copy(total, total + long(leaves), partial[size_t(b)].begin());
+          return false;
+        },
+        first);
+    if (failed) rt.fail(c, first);
+    using slots::Combine;
+    std::vector<Slot> acc(Combine::count(leaves));
+    size_t next = 0;
+    if (f.seed)
+      std::copy(seed.begin(), seed.end(), acc.begin() + Combine::accumulator);
+    else
+      std::copy(partial[next].begin(), partial[next].end(), acc.begin() + Combine::accumulator),
+          ++next;
+    for (; next < partial.size(); ++next) {
+      std::copy(partial[next].begin(), partial[next].end(), acc.begin() + Combine::operand(leaves));
+      rt.call(c, c.code.combine, 0, 1, acc.data());
+    }
+    slots_to_array(acc.data() + Combine::accumulator, out, row);
+  }
+}
+
+} // namespace strata::jit

@@ -1,0 +1,118 @@
+#include "jit/kernel_builder.h"
+
+#include "core/error.h"
+#include "core/overload.h"
+#include "jit/kernel_meta.h"
+#include "jit/kernel_slots.h"
+#include "jit/lane_codegen.h"
+#include "jit/llvm_module.h"
+
+namespace strata::jit {
+
+using llvm::Value;
+
+void KernelBuilder::run() {
+  std::visit(
+      Overload{[&](const kn::Generate& x) { generate(x); }, [&](const kn::Fold& x) { fold(x); },
+               [&](const kn::FoldSeg& x) { foldseg(x); }, [&](const kn::Scan& x) { scan(x); },
+               [&](const kn::Permute& x) { permute(x); }, [&](const kn::Stencil& x) { stencil(x); },
+               [&](const kn::Loop&) {}, [&](const kn::Branch& x) { closed(*x.cond); }},
+      k_.body);
+}
+
+llvm::Module& KernelBuilder::mod(int part) {
+  if (part < 0 || size_t(part) >= kMaxObjects) // a disk entry holds at most kMaxObjects
+    throw Error(ErrorKind::Resource,
+                "jit: a kernel in more than " + std::to_string(kMaxObjects) + " parts");
+  std::vector<ModulePart>& parts = code_.module->parts;
+  while (int(parts.size()) <= part) {
+    ModulePart p;
+    p.context = std::make_unique<llvm::LLVMContext>();
+    std::string name = code_.prefix + (parts.empty() ? "" : "_part" + std::to_string(parts.size()));
+    p.module = std::make_unique<llvm::Module>(name, *p.context);
+    parts.push_back(std::move(p));
+  }
+  return *parts[size_t(part)].module;
+}
+
+FnBuilder KernelBuilder::entry(int& index, int part) {
+  index = code_.entries++;
+  return FnBuilder(mod(part), g_, code_, o_.checked, entry_name(index));
+}
+
+void KernelBuilder::closed(const Exp& e) {
+  if (code_.closed.count(&e)) return;
+  int index;
+  FnBuilder f = entry(index);
+  f.run_once();
+  f.store_slots(f.aux, 0, e.type, f.exp(e));
+  f.finish();
+  code_.closed[&e] = index;
+}
+
+void KernelBuilder::closed_parts(const Delayed& d) {
+  closed(*d.shape);
+  for (const Check& c : d.checks) {
+    if (c.a) closed(*c.a);
+    if (c.b) closed(*c.b);
+  }
+}
+
+void KernelBuilder::materialise(const Delayed& d, int target) {
+  closed_parts(d);
+  int index;
+  FnBuilder f = entry(index);
+  Val sh = f.shape(target, d.type.rank());
+  // An element function with a `while`, lane-safe: W elements of a row at
+  // a time in vectors (jit/lane_codegen.h), the rest of the row scalar.
+  LanePlan lanes = d.type.rank() > 0 ? lane_plan(d.elem, o_.checked) : LanePlan{};
+  if (lanes.width > 0) {
+    f.for_rows(sh, f.begin, f.end, [&](const Val& outer, Value* j0, Value* j1, Value* p0) {
+      lane_row(f, d.elem, d.type.elem(), target, lanes, outer, j0, j1, p0, [&](Value* j) {
+        Val ix = outer;
+        ix.push_back(j);
+        f.store_elem(target, d.type.elem(), f.b.CreateAdd(p0, f.b.CreateSub(j, j0)),
+                     f.apply(d.elem, {ix}));
+      });
+    });
+  } else {
+    f.for_positions(sh, f.begin, f.end, [&](const Val& ix, Value* pos) {
+      f.store_elem(target, d.type.elem(), pos, f.apply(d.elem, {ix}));
+    });
+  }
+  f.finish();
+  code_.generate[&d] = index;
+}
+
+Val KernelBuilder::load_shape(FnBuilder& f, int rank) {
+  Val sh;
+  for (int d = 0; d < rank; ++d)
+    sh.push_back(f.b.CreateLoad(f.b.getInt64Ty(), f.slot_ptr(f.aux, d)));
+  return sh;
+}
+
+void KernelBuilder::combine(const Lambda& fn, const Type& t, bool swapped, int& index) {
+  FnBuilder f = entry(index);
+  f.run_once();
+  using slots::Combine;
+  Val acc = f.load_slots(f.aux, Combine::accumulator, t);
+  Val x = f.load_slots(f.aux, Combine::operand(t.leaves().size()), t);
+  f.store_slots(f.aux, Combine::accumulator, t,
+                swapped ? f.apply(fn, {x, acc}) : f.apply(fn, {acc, x}));
+  f.finish();
+}
+
+int KernelBuilder::lanes(const Type& t) const {
+  return fold_lanes(o_.order, t);
+}
+
+KernelCode generate_kernel_code(const KernelGraph& g, const Kernel& k, const CodegenOptions& o,
+                                const std::string& prefix) {
+  KernelCode code;
+  code.prefix = prefix;
+  code.module = std::make_shared<ModuleHandle>();
+  KernelBuilder(g, k, o, code).run();
+  return code;
+}
+
+} // namespace strata::jit

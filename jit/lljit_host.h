@@ -1,0 +1,78 @@
+// The process's one ORC LLJIT for the host CPU, which only ever loads object
+// files (compiled by jit/parts_compile.h or read from the disk cache): each
+// kernel in a JITDylib of its own, held by a ResidentCode whose last holder
+// gives the code back. Only jit/*.cpp include this header (it includes
+// LLVM's).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+
+#include "jit/abi.h"
+#include "jit/backend.h"
+#include "jit/codegen.h"
+
+namespace strata::jit {
+
+// A kernel's code loaded in the LLJIT (jit/backend.h): its JITDylib (code and
+// data memory, symbols, resource tracker), removed when the last holder lets go.
+struct ResidentCode {
+  ResidentCode(llvm::orc::ExecutionSession& s, llvm::orc::JITDylib& d,
+               std::atomic<uint64_t>& released_count)
+      : session(s), dylib(d), released(released_count) {}
+  ResidentCode(const ResidentCode&) = delete;
+  ResidentCode& operator=(const ResidentCode&) = delete;
+  // Gives the code and data memory, symbols and trackers back to the LLJIT
+  // (nothing can call the entries any more: no one holds this). A failure
+  // leaves the memory in place, which is all it can cost.
+  ~ResidentCode() {
+    llvm::consumeError(session.removeJITDylib(dylib));
+    ++released;
+  }
+
+  std::vector<EntryFn> entries;
+  std::string meta;   // jit/kernel_meta.h
+  uint64_t bytes = 0; // object code, what the memory cache counts
+  llvm::orc::ExecutionSession& session;
+  llvm::orc::JITDylib& dylib;
+  std::atomic<uint64_t>& released;
+};
+
+// Not thread-safe: the backend's lock guards it.
+class LljitHost {
+public:
+  // Kernels link against the process's symbols (libm) and, with
+  // Veclib::Libmvec, glibc's libmvec.so.1 (loaded here).
+  LljitHost(const llvm::orc::JITTargetMachineBuilder& jtmb, Veclib veclib);
+
+  // Loads a kernel's objects into a JITDylib of its own and looks up its
+  // `code.entries` entries (`code.prefix`_0, _1, ...). On a failure (an
+  // object that does not load, a missing entry: a cache entry with too few
+  // objects) the JITDylib is removed again, so that the kernel can be
+  // compiled and added anew, and `failure` says why.
+  std::shared_ptr<const ResidentCode> add(const std::vector<std::span<const char>>& objects,
+                                          const KernelCode& code, std::string meta,
+                                          std::string& failure);
+
+  // Forgets the symbol names of removed code (call now and then, so that
+  // they do not grow with the number of programs).
+  void clear_dead_symbols();
+
+  uint64_t loads() const { return loads_; }
+  uint64_t released() const { return released_.load(); }
+
+private:
+  std::unique_ptr<llvm::orc::LLJIT> jit_;
+  uint64_t dylib_names_ = 0; // a fresh name for every JITDylib
+  uint64_t loads_ = 0;       // ResidentCode made
+  std::atomic<uint64_t> released_{0};
+};
+
+} // namespace strata::jit

@@ -1,0 +1,194 @@
+#include "jit/llvm_pipeline.h"
+
+#include <cstdlib>
+#include <system_error>
+
+#include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Passes/StandardInstrumentations.h>
+#include <llvm/Support/CommandLine.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/Transforms/Utils/InjectTLIMappings.h>
+
+namespace strata::jit {
+namespace {
+
+// The pass pipeline of every kernel (docs/jit.md "Compile latency"): the
+// function passes of O3 that these kernels need, one function at a time.
+// Left out of O3: the module and CGSCC passes (kernel functions call nothing
+// but libm: nothing to inline, no attributes worth inferring), SROA and
+// mem2reg (the generated IR has no allocas), passes for code we never
+// generate (coroutines, memcpy/DSE, speculative execution, control height
+// reduction, loop distribution), the second runs of jump threading and value
+// propagation, two of instcombine's seven runs, and the partial/runtime unroller
+// (it unrolled the scalar remainder of vectorised loops: more code to select
+// instructions for, no faster). Kept: loop rotation, LICM, trivial and
+// non-trivial unswitching (a row fold's invariant checks), indvars, loop
+// idiom, full unrolling of constant-trip loops, GVN, the loop and SLP
+// vectorisers, instcombine/simplifycfg around them. simplifycfg never sinks or
+// hoists common instructions: sinking merged the failing checks' exits of a
+// nested fold loop, after which the loop vectoriser could not count the
+// inner loop's iterations.
+std::string kernel_pipeline() {
+  const std::string sc = "simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;"
+                         "switch-range-to-icmp;no-switch-to-lookup;keep-loops;"
+                         "no-hoist-common-insts;no-sink-common-insts;speculate-blocks;"
+                         "simplify-cond-branch;no-speculate-unpredictables>";
+  const std::string ic = "instcombine<max-iterations=1;no-use-loop-info;no-verify-fixpoint>";
+  const std::string rotate = "loop-rotate<header-duplication;no-prepare-for-lto>";
+  return "function(early-cse<memssa>," + sc + "," + ic +
+         ",jump-threading,correlated-propagation,constraint-elimination,"
+         "loop-mssa(loop-instsimplify,loop-simplifycfg,licm<no-allowspeculation>," +
+         rotate + ",licm<allowspeculation>,simple-loop-unswitch<nontrivial;trivial>)," + sc + "," +
+         ic + ",loop(loop-idiom,indvars,loop-deletion,loop-unroll-full),gvn<>,sccp," + ic +
+         ",adce,loop-mssa(licm<allowspeculation>)," + sc + ",loop(" + rotate +
+         ",loop-deletion),loop-vectorize<no-interleave-forced-only;no-vectorize-forced-only;>,"
+         "infer-alignment,loop-load-elim," +
+         ic + "," + sc + ",slp-vectorizer,vector-combine," + ic +
+         ",loop-mssa(licm<allowspeculation>)," + sc + ")";
+}
+
+// LLVM options (process-wide, set once before the first compile) that give
+// less code for the same vector loops, measured in docs/jit.md:
+// - no vectorised epilogue after a vector loop: the scalar remainder runs
+//   fewer than VF * interleave iterations per row or chunk;
+// - no "injected" unswitching conditions (a copy of a row fold per order of
+//   two extents);
+// - no loop strength reduction in code generation (a third of instruction
+//   selection and emission time here; run times unchanged on every bench
+//   workload: x86 addressing takes base + index * scale as it is).
+constexpr const char* kLlvmOptions[][2] = {
+    {"enable-epilogue-vectorization", "false"},
+    {"simple-loop-unswitch-inject-invariant-conditions", "false"},
+    {"disable-lsr", "true"},
+};
+
+// Sets kLlvmOptions unless the program already set them; says which it set.
+std::string set_llvm_options() {
+  std::string applied;
+  llvm::StringMap<llvm::cl::Option*>& registered = llvm::cl::getRegisteredOptions();
+  for (const auto& [name, value] : kLlvmOptions) {
+    auto it = registered.find(name);
+    if (it == registered.end() || it->second->getNumOccurrences() > 0) continue;
+    if (!it->second->addOccurrence(0, name, value))
+      applied += std::string(" ") + name + "=" + value;
+  }
+  return applied;
+}
+
+// STRATA_JIT_VECLIB=libmvec (docs/jit.md "Vector math library"): what clang's
+// -fveclib=libmvec gives the TargetLibraryInfo, so that the loop vectoriser may
+// call glibc's vector variants (_ZGV...) of the functions LLVM maps (exp log
+// sin cos tan pow, f32 and f64). The generated calls are `nobuiltin` (LLVM
+// must not rewrite them: jit/prim_emit.cpp), which also hides them from the
+// vectoriser; the mapped ones lose it here, and those functions are
+// unavailable to the TargetLibraryInfo instead, so that LLVM still neither
+// folds nor rewrites them (`pow(2, x)` -> `exp2(x)`, `sin(-x)` -> `-sin(x)`,
+// constant arguments): only the vector variants differ from the interpreter.
+void use_libmvec(llvm::Module& m, llvm::TargetLibraryInfoImpl& tlii) {
+  tlii.addVectorizableFunctionsFromVecLib(llvm::TargetLibraryInfoImpl::LIBMVEC_X86,
+                                          llvm::Triple(m.getTargetTriple()));
+  for (llvm::Function& f : m) {
+    if (!f.isDeclaration() || !tlii.isFunctionVectorizable(f.getName())) continue;
+    llvm::LibFunc lib;
+    if (tlii.getLibFunc(f.getName(), lib)) tlii.setUnavailable(lib);
+    for (llvm::User* user : f.users())
+      if (auto* call = llvm::dyn_cast<llvm::CallInst>(user))
+        call->removeFnAttr(llvm::Attribute::NoBuiltin);
+  }
+}
+
+// STRATA_JIT_DUMP=DIR: the IR of every module compiled (a miss) as
+// DIR/<module name>.ll after the pass pipeline, to check what the
+// vectoriser did, and as DIR/<module name>.in.ll before it (what `opt
+// -passes=...` can be run on to time or change the pipeline).
+void dump(const llvm::Module& m, const char* suffix) {
+  const char* dir = std::getenv("STRATA_JIT_DUMP");
+  if (!dir || !*dir) return;
+  std::error_code ec;
+  llvm::raw_fd_ostream os(std::string(dir) + "/" + m.getModuleIdentifier() + suffix, ec);
+  if (!ec) m.print(os, nullptr);
+}
+
+} // namespace
+
+std::string llvm_error_text(llvm::Error e) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << e;
+  return os.str();
+}
+
+Pipeline Pipeline::from_environment() {
+  Pipeline p;
+  p.veclib = parse_veclib(std::getenv("STRATA_JIT_VECLIB"));
+  const char* pipeline = std::getenv("STRATA_JIT_PIPELINE");
+  p.o3 = pipeline && std::string(pipeline) == "O3";
+  std::string options = p.o3 ? "" : set_llvm_options();
+  p.description = (p.o3 ? std::string("O3") : kernel_pipeline()) + "; options" + options +
+                  "; veclib " + (p.veclib == Veclib::Libmvec ? "libmvec" : "none");
+  return p;
+}
+
+void Pipeline::optimise(llvm::Module& m, llvm::TargetMachine& tm, Veclib veclib) const {
+  m.setDataLayout(tm.createDataLayout());
+  m.setTargetTriple(tm.getTargetTriple().str());
+  std::string broken;
+  llvm::raw_string_ostream os(broken);
+  if (llvm::verifyModule(m, &os))
+    throw Error(ErrorKind::Resource, "jit: generated code does not verify: " + os.str());
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PipelineTuningOptions pto;
+  pto.LoopVectorization = true;
+  pto.SLPVectorization = true;
+  // Entries marked optnone (FnBuilder::run_once) skip the pipeline.
+  llvm::PassInstrumentationCallbacks pic;
+  llvm::OptNoneInstrumentation optnone(false);
+  optnone.registerCallbacks(pic);
+  llvm::PassBuilder pb(&tm, pto, std::nullopt, &pic);
+  llvm::TargetLibraryInfoImpl tlii(tm.getTargetTriple());
+  if (veclib == Veclib::Libmvec) use_libmvec(m, tlii);
+  fam.registerPass([&] { return llvm::TargetLibraryAnalysis(tlii); });
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager mpm;
+  if (veclib == Veclib::Libmvec) // the calls' vector variants, as O3 marks them before vectorising
+    mpm.addPass(llvm::createModuleToFunctionPassAdaptor(llvm::InjectTLIMappings()));
+  if (o3)
+    mpm.addPass(pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3));
+  else if (llvm::Error e = pb.parsePassPipeline(mpm, kernel_pipeline()))
+    throw Error(ErrorKind::Resource, "jit: pass pipeline: " + llvm_error_text(std::move(e)));
+  dump(m, ".in.ll");
+  mpm.run(m, mam);
+  dump(m, ".ll");
+}
+
+std::vector<char> emit_object(llvm::Module& m, llvm::TargetMachine& tm) {
+  llvm::SmallVector<char, 0> buffer;
+  llvm::raw_svector_ostream object(buffer);
+  llvm::legacy::PassManager pm;
+  if (tm.addPassesToEmitFile(pm, object, nullptr, llvm::CodeGenFileType::ObjectFile))
+    throw Error(ErrorKind::Resource, "jit: the host target cannot emit object files");
+  pm.run(m);
+  return std::vector<char>(buffer.begin(), buffer.end());
+}
+
+Veclib parse_veclib(const char* value) {
+  if (!value || !*value || std::string_view(value) == "none") return Veclib::None;
+  if (std::string_view(value) == "libmvec") return Veclib::Libmvec;
+  throw Error(ErrorKind::Usage, std::string("STRATA_JIT_VECLIB=") + value +
+                                    ": unknown vector math library (accepted: none, libmvec)");
+}
+
+} // namespace strata::jit

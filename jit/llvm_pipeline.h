@@ -1,0 +1,55 @@
+// The pass pipeline and object emission every jit kernel goes through
+// (docs/jit.md "Compile latency"), with the settings a process reads once:
+// STRATA_JIT_VECLIB, STRATA_JIT_PIPELINE and the LLVM options below. Only
+// jit/*.cpp include this header (it includes LLVM's).
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <llvm/Support/Error.h>
+
+#include "core/error.h"
+#include "jit/backend.h"
+
+namespace llvm {
+class Module;
+class TargetMachine;
+} // namespace llvm
+
+namespace strata::jit {
+
+// An LLVM error as text.
+std::string llvm_error_text(llvm::Error e);
+
+// The value of `v`, or Error(ErrorKind::Resource) "jit: <what>: <LLVM's text>".
+template <class T> T llvm_check(llvm::Expected<T> v, const char* what) {
+  if (!v)
+    throw Error(ErrorKind::Resource,
+                std::string("jit: ") + what + ": " + llvm_error_text(v.takeError()));
+  return std::move(*v);
+}
+
+struct Pipeline {
+  Veclib veclib = Veclib::None; // STRATA_JIT_VECLIB
+  bool o3 = false; // STRATA_JIT_PIPELINE=O3: LLVM's O3 pipeline and options (comparisons)
+  // The pipeline text, the LLVM options set and the vector library: what the
+  // generated code depends on besides the target (part of every kernel key).
+  std::string description;
+
+  // Reads the environment; sets the process-wide LLVM options unless the
+  // program set them already (call once, before the first compile).
+  static Pipeline from_environment();
+
+  // Verifies `m` (a broken module is Error(ErrorKind::Resource)) and runs the
+  // pipeline on it for `tm`, letting the vectoriser call `veclib`'s functions.
+  // STRATA_JIT_DUMP=DIR writes the module before (DIR/<name>.in.ll) and after
+  // (DIR/<name>.ll) it.
+  void optimise(llvm::Module& m, llvm::TargetMachine& tm, Veclib veclib) const;
+};
+
+// Object code for `tm` of an optimised module.
+std::vector<char> emit_object(llvm::Module& m, llvm::TargetMachine& tm);
+
+} // namespace strata::jit

@@ -1,0 +1,106 @@
+// jit permute: the defaults into the result and the source values into a
+// temporary (materialised like generate, in parallel); then the targets
+// entry writes every source position's linear target into an i64 buffer
+// (-1: ignored; checked against the result's shape), positions in parallel;
+// then the main entry combines the source values into the result in source
+// order, on one thread.
+//
+// Deterministic: the combining pass visits the sources in their order on one
+// thread, so every target's values combine in the interpreter's order
+// whatever the combining function; the parallel passes write each position
+// once.
+#include "core/error.h"
+#include "jit/kernel_builder.h"
+#include "jit/kernel_slots.h"
+#include "jit/kernels.h"
+
+namespace strata::jit {
+
+using llvm::Value;
+using namespace host;
+
+// ------------------------------------------------------------ entry points
+
+// permute: defaults into the result, source values into the temporary;
+// targets of source positions [begin, end) into the i64 buffer
+// (slots::Permute; -1: ignored); then combine positions [begin, end) in order.
+void KernelBuilder::permute(const kn::Permute& x) {
+  int out = k_.outputs[0], src = o_.temp_id;
+  materialise(x.defaults, out);
+  materialise(x.source, src);
+  const Type& t = x.defaults.type.elem();
+  int rd = x.defaults.type.rank(), rs = x.source.type.rank();
+  if (rd + 1 > kPayloadSlots)
+    throw Error(ErrorKind::Type, k_.ops.back().loc,
+                "jit: permute of rank above 15 is not supported");
+  {
+    FnBuilder f = entry(code_.targets);
+    llvm::IRBuilder<>& b = f.b;
+    Value* buf = b.CreateLoad(llvm::PointerType::getUnqual(f.ctx),
+                              f.slot_ptr(f.aux, slots::Permute::targets));
+    Val ssh = f.shape(src, rs), dsh = f.shape(out, rd);
+    f.for_positions(ssh, f.begin, f.end, [&](const Val& ix, Value* pos) {
+      Val target = f.apply(x.target, {ix});
+      Value* ignored = rd > 0 ? b.getTrue() : b.getFalse();
+      Value* outside = b.getFalse();
+      for (int d = 0; d < rd; ++d) {
+        ignored = b.CreateAnd(ignored, b.CreateICmpEQ(target[size_t(d)], f.i64(-1)));
+        outside = b.CreateOr(outside, b.CreateICmpUGE(target[size_t(d)], dsh[size_t(d)]));
+      }
+      if (o_.checked) {
+        Site s{Site::Kind::PermuteTarget, k_.ops.back().loc};
+        s.array_id = out;
+        s.source_id = src;
+        s.rank = rd;
+        Val payload = target;
+        payload.push_back(pos);
+        f.fail_if(b.CreateAnd(b.CreateNot(ignored), outside), s, payload);
+      }
+      Value* lin = b.CreateSelect(ignored, f.i64(-1), f.to_linear(dsh, target));
+      b.CreateStore(lin, b.CreateGEP(b.getInt64Ty(), buf, pos));
+    });
+    f.finish();
+  }
+  {
+    FnBuilder f = entry(code_.main);
+    llvm::IRBuilder<>& b = f.b;
+    Value* buf = b.CreateLoad(llvm::PointerType::getUnqual(f.ctx),
+                              f.slot_ptr(f.aux, slots::Permute::targets));
+    f.for_range(f.begin, f.end, [&](Value* i) {
+      Value* tgt = b.CreateLoad(b.getInt64Ty(), b.CreateGEP(b.getInt64Ty(), buf, i));
+      llvm::BasicBlock* yes = llvm::BasicBlock::Create(f.ctx, "combine", f.fn);
+      llvm::BasicBlock* next = llvm::BasicBlock::Create(f.ctx, "combine_next", f.fn);
+      b.CreateCondBr(b.CreateICmpSGE(tgt, f.i64(0)), yes, next);
+      b.SetInsertPoint(yes);
+      Val nv = f.load_elem(src, t, i), old = f.load_elem(out, t, tgt);
+      f.store_elem(out, t, tgt, f.apply(x.combine, {nv, old}));
+      b.CreateBr(next);
+      b.SetInsertPoint(next);
+    });
+    f.finish();
+  }
+}
+
+// ------------------------------------------------------------ host
+
+void run_permute(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::Permute& p,
+                 int temp_id) {
+  Shape dsh = rt.prepare(c, p.defaults);
+  rt.set(k.outputs[0], result_array(rt, p.defaults.type.elem(), dsh));
+  rt.parallel(c, c.code.generate.at(&p.defaults), shape_size(dsh), kGrain, nullptr);
+  Shape ssh = rt.prepare(c, p.source);
+  rt.set(temp_id, result_array(rt, p.source.type.elem(), ssh));
+  int64_t n = shape_size(ssh);
+  rt.parallel(c, c.code.generate.at(&p.source), n, kGrain, nullptr);
+  // Every target is written by the targets entry (no zero fill); the buffer
+  // comes from the pool like results, so repeated runs reuse it.
+  Array targets = rt.pool.take(Type::scalar(ScalarKind::I64), Shape{n});
+  Slot aux[slots::Permute::count] = {};
+  aux[slots::Permute::targets] = Slot(reinterpret_cast<intptr_t>(targets.leaf(0).data()));
+  rt.parallel(c, c.code.targets, n, kGrain, aux);
+  // Combining follows source order, on one thread.
+  if (n > 0) rt.call(c, c.code.main, 0, n, aux);
+  rt.set(temp_id, Array());
+}
+
+} // namespace strata::jit
