@@ -67,8 +67,9 @@ namespace {
 // Turns text into s-expressions, tracking 1-based line and column (in bytes).
 class Reader {
 public:
-  Reader(std::string_view text, std::shared_ptr<const std::string> file)
-      : text_(text), file_(std::move(file)) {}
+  Reader(std::string_view text, std::shared_ptr<const std::string> file,
+         std::vector<Comment>* comments = nullptr)
+      : text_(text), file_(std::move(file)), comments_(comments) {}
 
   // Reads the one datum the text must hold. `what` says what is expected
   // ("a program `(program ...)`"), `after` names it once read ("the program").
@@ -105,8 +106,12 @@ private:
   void skip_blank() {
     while (!at_end()) {
       if (peek() == ';') {
-        while (!at_end() && peek() != '\n')
+        Comment c{line_, col_, "", own_line()};
+        while (!at_end() && peek() != '\n') {
+          c.text += peek();
           advance();
+        }
+        if (comments_) comments_->push_back(std::move(c));
       } else if (is_blank(peek())) {
         advance();
       } else {
@@ -148,6 +153,8 @@ private:
                  position(s.line, s.col));
       }
       if (peek() == ')') {
+        s.end_line = line_;
+        s.end_col = col_;
         advance();
         return s;
       }
@@ -162,6 +169,8 @@ private:
       if (at_end()) fail(s.line, s.col, "unterminated string literal");
       char c = peek();
       if (c == '"') {
+        s.end_line = line_;
+        s.end_col = col_;
         advance();
         return s;
       }
@@ -196,6 +205,8 @@ private:
       s.text += peek();
       advance();
     }
+    s.end_line = line_;
+    s.end_col = col_ - 1;
     return s;
   }
 
@@ -209,8 +220,16 @@ private:
     }
   }
 
+  // Whether only blanks precede the current position on its line.
+  bool own_line() const {
+    for (size_t i = pos_; i > 0 && text_[i - 1] != '\n'; --i)
+      if (!is_blank(text_[i - 1])) return false;
+    return true;
+  }
+
   std::string_view text_;
   std::shared_ptr<const std::string> file_;
+  std::vector<Comment>* comments_;
   size_t pos_ = 0;
   int line_ = 1;
   int col_ = 1;
@@ -221,6 +240,12 @@ private:
 Sexp read_sexp(std::string_view text, std::shared_ptr<const std::string> file,
                std::string_view what, std::string_view after) {
   return Reader(text, std::move(file)).read_only(what, after);
+}
+
+Sexp read_sexp_with_comments(std::string_view text, std::shared_ptr<const std::string> file,
+                             std::string_view what, std::string_view after,
+                             std::vector<Comment>& comments) {
+  return Reader(text, std::move(file), &comments).read_only(what, after);
 }
 
 } // namespace strata::sexp

@@ -19,6 +19,8 @@ struct Sexp {
   Kind kind = Kind::Atom;
   int line = 0;
   int col = 0;
+  int end_line = 0; // the datum's last character (a list's `)`)
+  int end_col = 0;
   std::string text;        // the atom, or the decoded string literal
   std::vector<Sexp> items; // the elements of a list
 
@@ -38,6 +40,20 @@ struct Sexp {
 // `(program ...)`"), `after` names it once read ("the program").
 Sexp read_sexp(std::string_view text, std::shared_ptr<const std::string> file,
                std::string_view what, std::string_view after);
+
+// A comment (`;` to the end of the line) as the reader skips it.
+struct Comment {
+  int line = 0;
+  int col = 0;
+  std::string text;      // from `;` to the end of the line, without the newline
+  bool own_line = false; // only blanks before it on its line
+};
+
+// read_sexp, also collecting every comment of `text` in order (strata fmt
+// keeps them: core/format.h).
+Sexp read_sexp_with_comments(std::string_view text, std::shared_ptr<const std::string> file,
+                             std::string_view what, std::string_view after,
+                             std::vector<Comment>& comments);
 
 // Source text quoted in a message: non-printable bytes as \xNN, long text cut short.
 std::string sanitize(std::string_view s);

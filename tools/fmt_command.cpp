@@ -1,11 +1,11 @@
-// strata fmt FILE [-i]: the canonical text form of a program.
+// strata fmt FILE [-i]: the canonical text form of a program, its comments
+// kept (core/format.h).
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
 #include "core/atomic_file.h"
-#include "core/parser.h"
-#include "core/printer.h"
+#include "core/format.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 
@@ -15,7 +15,10 @@ int fmt_command(const Args& args) {
   po::options_description options(
       "usage: strata fmt FILE [-i]\n\n"
       "Prints the program in canonical form (the form the printer emits and\n"
-      "the parser reads back to the same program).\n\noptions");
+      "the parser reads back to the same program), keeping every comment: one\n"
+      "on a line of its own before the form it preceded, one after code at the\n"
+      "end of the line where the form it followed ends. When a comment cannot\n"
+      "be placed, fmt says so and (with -i) leaves the file as it is.\n\noptions");
   options.add_options()("in-place,i", "rewrite FILE instead of printing");
   ParsedArgs parsed = parse_args(args, options);
   if (parsed.help) {
@@ -29,7 +32,7 @@ int fmt_command(const Args& args) {
   if (!in) throw Error(ErrorKind::Input, file + ": cannot open program file");
   std::ostringstream text;
   text << in.rdbuf();
-  std::string canonical = print_program(parse_program(text.str(), file));
+  std::string canonical = format_program(text.str(), file);
   if (!parsed.vars.count("in-place")) {
     std::cout << canonical;
     return 0;
