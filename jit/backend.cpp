@@ -214,7 +214,7 @@ std::string optimised_ir(KernelCode& code, Veclib veclib) {
   llvm::raw_string_ostream os(text);
   for (size_t i = 0; i < code.module->parts.size(); ++i) {
     llvm::Module& m = *code.module->parts[i].module;
-    be.pipeline.optimise(m, be.parts.machine(i), veclib);
+    be.pipeline.optimise(m, be.parts.machine(i), veclib, code.module->parts[i].dump_name);
     m.print(os, nullptr);
   }
   code.module.reset();

@@ -1,5 +1,8 @@
 #include "jit/kernel_builder.h"
 
+#include <algorithm>
+#include <filesystem>
+
 #include "core/error.h"
 #include "core/overload.h"
 #include "jit/kernel_meta.h"
@@ -30,9 +33,23 @@ llvm::Module& KernelBuilder::mod(int part) {
     p.context = std::make_unique<llvm::LLVMContext>();
     std::string name = code_.prefix + (parts.empty() ? "" : "_part" + std::to_string(parts.size()));
     p.module = std::make_unique<llvm::Module>(name, *p.context);
+    p.dump_name = dump_name(parts.size());
     parts.push_back(std::move(p));
   }
   return *parts[size_t(part)].module;
+}
+
+std::string KernelBuilder::dump_name(size_t part) const {
+  std::string program = "program";
+  if (!k_.ops.empty() && k_.ops.front().loc.file)
+    program = std::filesystem::path(*k_.ops.front().loc.file).stem().string();
+  std::string ops;
+  for (const SourceOp& op : k_.ops)
+    ops += (ops.empty() ? "" : "+") + op.name;
+  if (ops.size() > 60) ops = ops.substr(0, 60) + "...";
+  std::string key = code_.prefix.substr(std::min(code_.prefix.size(), size_t(8)), 8); // "strata_k"
+  return program + ".k" + std::to_string(k_.id) + "." + ops +
+         (part > 0 ? ".part" + std::to_string(part) : "") + "." + key;
 }
 
 FnBuilder KernelBuilder::entry(int& index, int part) {

@@ -40,6 +40,8 @@ private:
   // another thread.
   llvm::Module& mod(int part);
   std::string entry_name(int index) const { return code_.prefix + "_" + std::to_string(index); }
+  // ModulePart::dump_name of part `part`.
+  std::string dump_name(size_t part) const;
   // A new entry point in part `part`; its index into `index`.
   FnBuilder entry(int& index, int part = 0);
   // A closed expression: its leaves into aux slots 0...

@@ -19,6 +19,10 @@ namespace strata::jit {
 struct ModulePart {
   std::unique_ptr<llvm::LLVMContext> context; // outlives `module` (declared first)
   std::unique_ptr<llvm::Module> module;
+  // What the part is, for STRATA_JIT_DUMP's file names: program, kernel id,
+  // source operations, part, and the key's first digits
+  // ("kmeans_step.k0.generate+fold1.part1.7de324c9").
+  std::string dump_name;
 };
 
 struct ModuleHandle {

@@ -1,6 +1,7 @@
 #include "jit/llvm_pipeline.h"
 
 #include <cstdlib>
+#include <filesystem>
 #include <system_error>
 
 #include <llvm/Analysis/TargetLibraryInfo.h>
@@ -104,14 +105,17 @@ void use_libmvec(llvm::Module& m, llvm::TargetLibraryInfoImpl& tlii) {
 }
 
 // STRATA_JIT_DUMP=DIR: the IR of every module compiled (a miss) as
-// DIR/<module name>.ll after the pass pipeline, to check what the
-// vectoriser did, and as DIR/<module name>.in.ll before it (what `opt
-// -passes=...` can be run on to time or change the pipeline).
-void dump(const llvm::Module& m, const char* suffix) {
+// DIR/<name>.ll after the pass pipeline, to check what the vectoriser did,
+// and as DIR/<name>.in.ll before it (what `opt -passes=...` can be run on to
+// time or change the pipeline). DIR is made if missing; a dump that cannot
+// be written is skipped (it is a debugging aid, never a reason to fail).
+void dump(const llvm::Module& m, const std::string& name, const char* suffix) {
   const char* dir = std::getenv("STRATA_JIT_DUMP");
   if (!dir || !*dir) return;
   std::error_code ec;
-  llvm::raw_fd_ostream os(std::string(dir) + "/" + m.getModuleIdentifier() + suffix, ec);
+  std::filesystem::create_directories(dir, ec);
+  std::string file = name.empty() ? m.getModuleIdentifier() : name;
+  llvm::raw_fd_ostream os(std::string(dir) + "/" + file + suffix, ec);
   if (!ec) m.print(os, nullptr);
 }
 
@@ -135,7 +139,8 @@ Pipeline Pipeline::from_environment() {
   return p;
 }
 
-void Pipeline::optimise(llvm::Module& m, llvm::TargetMachine& tm, Veclib veclib) const {
+void Pipeline::optimise(llvm::Module& m, llvm::TargetMachine& tm, Veclib veclib,
+                        const std::string& dump_name) const {
   m.setDataLayout(tm.createDataLayout());
   m.setTargetTriple(tm.getTargetTriple().str());
   std::string broken;
@@ -169,9 +174,9 @@ void Pipeline::optimise(llvm::Module& m, llvm::TargetMachine& tm, Veclib veclib)
     mpm.addPass(pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3));
   else if (llvm::Error e = pb.parsePassPipeline(mpm, kernel_pipeline()))
     throw Error(ErrorKind::Resource, "jit: pass pipeline: " + llvm_error_text(std::move(e)));
-  dump(m, ".in.ll");
+  dump(m, dump_name, ".in.ll");
   mpm.run(m, mam);
-  dump(m, ".ll");
+  dump(m, dump_name, ".ll");
 }
 
 std::vector<char> emit_object(llvm::Module& m, llvm::TargetMachine& tm) {

@@ -44,9 +44,11 @@ struct Pipeline {
 
   // Verifies `m` (a broken module is Error(ErrorKind::Resource)) and runs the
   // pipeline on it for `tm`, letting the vectoriser call `veclib`'s functions.
-  // STRATA_JIT_DUMP=DIR writes the module before (DIR/<name>.in.ll) and after
-  // (DIR/<name>.ll) it.
-  void optimise(llvm::Module& m, llvm::TargetMachine& tm, Veclib veclib) const;
+  // STRATA_JIT_DUMP=DIR (made if missing) gets the module before
+  // (DIR/<dump_name>.in.ll) and after (DIR/<dump_name>.ll) it; `dump_name`
+  // is the ModulePart's (the module's name when empty).
+  void optimise(llvm::Module& m, llvm::TargetMachine& tm, Veclib veclib,
+                const std::string& dump_name = "") const;
 };
 
 // Object code for `tm` of an optimised module.

@@ -6,10 +6,13 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
+#include <set>
 
 #include "fusion/fuse.h"
 #include "jit/backend.h"
 #include "jit/codegen.h"
+#include "tests/cli_util.h"
 #include "tests/jit_ir.h"
 #include "tests/test_util.h"
 
@@ -99,6 +102,42 @@ TEST(JitPipeline, FoldsAndStencilsCompileInTwoParts) {
   for (size_t at = ir.find("optnone"); at != std::string::npos; at = ir.find("optnone", at + 1))
     ++optnone;
   EXPECT_GT(optnone, 0u) << ir; // the combine and the closed seed/shape
+}
+
+} // namespace
+} // namespace strata::test
+
+namespace strata::test {
+namespace {
+
+// STRATA_JIT_DUMP=DIR makes DIR and names each module's files by program,
+// kernel id, source operations (and part) and key, before and after the
+// pipeline.
+TEST(JitPipeline, DumpMakesItsDirectoryAndNamesFilesByKernel) {
+  TempDir tmp;
+  std::filesystem::path dir = tmp / "dumps";
+  dir /= "nested";
+  ::setenv("STRATA_JIT_DUMP", dir.c_str(), 1);
+  ::setenv("STRATA_CACHE", "off", 1); // every kernel compiled, so dumped
+  CliResult r = run_cli("compile " + source_path("examples/kmeans_step.strata") + " --engine jit");
+  ::unsetenv("STRATA_JIT_DUMP");
+  ::unsetenv("STRATA_CACHE");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_TRUE(std::filesystem::is_directory(dir));
+  std::set<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    names.insert(e.path().filename().string());
+  bool fold = false;
+  for (const std::string& n : names) {
+    EXPECT_EQ(n.rfind("kmeans_step.k", 0), 0u) << n;
+    if (n.size() > 6 && n.compare(n.size() - 6, 6, ".in.ll") == 0) {
+      std::string optimised = n.substr(0, n.size() - 6) + ".ll";
+      EXPECT_EQ(names.count(optimised), 1u) << n << " without " << optimised;
+    }
+    fold = fold || n.find("generate+fold1.") != std::string::npos; // a fused kernel
+  }
+  EXPECT_TRUE(fold) << "no file names the fold1 kernel";
+  EXPECT_GE(names.size(), 8u); // four kernels, before and after
 }
 
 } // namespace

@@ -2,8 +2,10 @@
 #include <cstring>
 #include <iostream>
 
+#include "core/environment.h"
 #include "core/error.h"
 #include "core/version.h"
+#include "oracle/registry.h"
 #include "tools/commands.h"
 
 namespace {
@@ -41,6 +43,17 @@ void print_usage(std::ostream& out) {
          "`strata COMMAND --help` describes a command. Exit codes: 0 success, 1 program or input "
          "error,\n"
          "2 usage error.\n";
+  out << "\nengines: ";
+  for (const strata::Engine* e : strata::all_engines()) {
+    std::string why;
+    out << (e == strata::all_engines().front() ? "" : ", ") << e->name();
+    if (!e->available(why)) out << " (not here: " << why << ")";
+  }
+  out << "\n\nenvironment (docs/environment.md):\n";
+  for (const strata::EnvironmentVariable& v : strata::environment_variables()) {
+    std::string lhs = std::string("  ") + v.name + "=" + v.value;
+    out << lhs << std::string(lhs.size() < 44 ? 44 - lhs.size() : 1, ' ') << v.meaning << "\n";
+  }
 }
 
 } // namespace

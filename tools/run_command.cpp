@@ -18,9 +18,10 @@ int run_command(const Args& args) {
       "any, they are read from the directory FILE-without-.strata/NAME.npy).\n"
       "Small results are printed in full, large ones summarised; -o saves them\n"
       "(a tuple of results goes to out.0.npy, out.1.npy, ...).\n\noptions");
-  options.add_options()                                                                   //
-      ("engine,e", po::value<std::string>()->default_value("interp"), "engine to run on") //
-      ("output,o", po::value<std::string>(), "write the result(s) to this .npy file")     //
+  const std::string engine_help = "engine to run on: " + engine_names();
+  options.add_options()                                                                    //
+      ("engine,e", po::value<std::string>()->default_value("interp"), engine_help.c_str()) //
+      ("output,o", po::value<std::string>(), "write the result(s) to this .npy file")      //
       ("trace", "print every collective's result and trace/atrace values on stderr "
                 "(interpreter)") //
       ("trace-filter", po::value<std::string>(),
