@@ -69,6 +69,9 @@ TEST(CliCheckTable, OneRowPerProgramEngineAndFusion) {
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("program"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("engine  fusion  agrees"), std::string::npos) << r.out;
+  // Compile and run timed apart (the interpreter compiles nothing: well under its run).
+  EXPECT_NE(r.out.find("compile"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("     run\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("interp  -       yes (expected)"), std::string::npos) << r.out;
 }
 

@@ -81,6 +81,13 @@ double millis_since(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
+// The time of `phase` in `t`, or -1 when it did not finish (it failed).
+double phase_ms(const PhaseTimes& t, const std::string& phase) {
+  for (const auto& [name, ms] : t.phases)
+    if (name == phase) return ms;
+  return -1;
+}
+
 struct Tally {
   int runs = 0, failures = 0;
   CheckTable table;
@@ -137,7 +144,7 @@ void check_program(const fs::path& file, const std::vector<std::string>& assignm
       tally.report(true, file, "interp", "(no expected output; " + std::to_string(ms) + " ms)");
     }
     tally.table.add(file.string(), "interp", "-", expected_diff ? "NO (expected)" : expected_word,
-                    ms);
+                    phase_ms(times[0], "compile"), phase_ms(times[0], "run"));
     // Every engine fused and unfused (only unfused with --no-fusion).
     std::vector<bool> modes =
         views.fusion ? std::vector<bool>{true, false} : std::vector<bool>{false};
@@ -146,12 +153,11 @@ void check_program(const fs::path& file, const std::vector<std::string>& assignm
       std::string why;
       if (!engine->available(why)) {
         std::cout << "skip  " << file.string() << "  " << engine->name() << ": " << why << "\n";
-        tally.table.add(file.string(), engine->name(), "-", "skip: " + why, -1);
+        tally.table.add(file.string(), engine->name(), "-", "skip: " + why, -1, -1);
         continue;
       }
       for (bool fusion : modes) {
         std::string label = engine->name() + (fusion ? "" : " (unfused)");
-        auto engine_start = std::chrono::steady_clock::now();
         // The engine's run, and the oracle replaying the order it declares:
         // every element bitwise, an error by kind and headline.
         Outcome actual;
@@ -167,7 +173,6 @@ void check_program(const fs::path& file, const std::vector<std::string>& assignm
         } catch (const Error& e) {
           record_error(actual, e);
         }
-        double engine_ms = millis_since(engine_start);
         ElementCounts counts;
         auto diff = compare_with_oracle(program, inputs, oracle_in(actual.order), actual, &counts);
         std::string order = actual.order == oracle_order ? "" : ", " + actual.order.describe();
@@ -175,14 +180,15 @@ void check_program(const fs::path& file, const std::vector<std::string>& assignm
                      diff ? *diff + " (oracle in the " + actual.order.describe() + " order)"
                           : "(" + counts.str() + order + ")");
         tally.table.add(file.string(), engine->name(), fusion ? "on" : "off",
-                        diff ? (actual.error ? "NO (error)" : "NO") : "yes", engine_ms);
+                        diff ? (actual.error ? "NO (error)" : "NO") : "yes", phase_ms(t, "compile"),
+                        phase_ms(t, "run"));
         if (diff && !actual.error) std::cerr << explain_difference(program, inputs, *diff);
       }
     }
     views.finish(file.string(), graph, times);
   } catch (const Error& e) {
     tally.report(false, file, "interp", e.what());
-    tally.table.add(file.string(), "interp", "-", "NO (error)", -1);
+    tally.table.add(file.string(), "interp", "-", "NO (error)", -1, -1);
   }
 }
 
