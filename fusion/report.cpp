@@ -20,12 +20,25 @@ std::string phases_text(const std::vector<PhaseTimes>& engines) {
   std::ostringstream out;
   for (const PhaseTimes& e : engines) {
     out << "phases (" << e.engine << "):";
-    double total = 0;
-    for (size_t i = 0; i < e.phases.size(); ++i) {
-      out << (i ? ", " : " ") << e.phases[i].first << " " << ms(e.phases[i].second) << " ms";
-      total += e.phases[i].second;
+    bool first = true;
+    for (const auto& [name, v] : e.phases) {
+      size_t dot = name.find('.');
+      // A part whose parent phase is there is printed with it.
+      if (dot != std::string::npos && e.ms_of(name.substr(0, dot)) >= 0) continue;
+      out << (first ? " " : ", ") << name << " " << ms(v) << " ms";
+      first = false;
+      bool any = false;
+      for (const auto& [part, pv] : e.phases) {
+        if (part.size() <= name.size() + 1 || part.compare(0, name.size() + 1, name + ".") != 0)
+          continue;
+        out << (any ? ", " : " [") << part.substr(name.size() + 1) << " " << ms(pv) << " ms";
+        any = true;
+      }
+      if (any) out << "]";
     }
-    out << "; total " << ms(total) << " ms\n";
+    out << "; total " << ms(e.total_ms()) << " ms";
+    if (e.wall_ms >= 0) out << "; wall " << ms(e.wall_ms) << " ms";
+    out << "\n";
   }
   return out.str();
 }
@@ -39,6 +52,8 @@ std::string report_json(const std::string& program, const KernelGraph& graph,
       << ",\n  \"kernel_count\": " << count_kernels(graph) << ",\n  \"engines\": [";
   for (size_t e = 0; e < engines.size(); ++e) {
     out << (e ? "," : "") << "\n    {\"engine\": " << json_string(engines[e].engine)
+        << ", \"total_ms\": " << ms(engines[e].total_ms())
+        << ", \"wall_ms\": " << (engines[e].wall_ms >= 0 ? ms(engines[e].wall_ms) : "null")
         << ", \"phases\": [";
     for (size_t i = 0; i < engines[e].phases.size(); ++i)
       out << (i ? ", " : "") << "{\"phase\": " << json_string(engines[e].phases[i].first)

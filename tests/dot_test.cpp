@@ -104,6 +104,32 @@ TEST(Views, RunDumpDotPhasesAndReport) {
   EXPECT_NE(json.find("{\"phase\": \"run\", \"ms\": "), std::string::npos);
 }
 
+// --dump-phases: the top-level phases add up to the command's wall time
+// (reading inputs and printing results are phases too), and an engine's own
+// compile phases are printed inside `compile`, not added again.
+TEST(Views, PhaseTotalsAddUpToTheWallTime) {
+  TempDir dir;
+  std::string file = dir.write(
+      "sum.strata", "(program () (fold (lambda ((a f64) (b f64)) (+ a b)) 0.0 (generate (ix "
+                    "300000) (lambda ((i (ix 1))) (sin (cast f64 (proj 0 i)))))))");
+  for (const char* engine : {"interp", "jit"}) {
+    CliResult r = run_cli("run '" + file + "' --engine " + engine + " --dump-phases");
+    if (r.exit_code == 2) continue; // an engine this build lacks
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    size_t total_at = r.err.find("; total "), wall_at = r.err.find("; wall ");
+    ASSERT_NE(total_at, std::string::npos) << r.err;
+    ASSERT_NE(wall_at, std::string::npos) << r.err;
+    double total = std::stod(r.err.substr(total_at + 8)),
+           wall = std::stod(r.err.substr(wall_at + 7));
+    EXPECT_LE(total, wall) << r.err;
+    EXPECT_GE(total, 0.95 * wall - 0.5) << r.err;
+    EXPECT_NE(r.err.find("print results "), std::string::npos) << r.err;
+    if (std::string(engine) == "jit") {
+      EXPECT_NE(r.err.find(" [codegen "), std::string::npos) << r.err;
+    }
+  }
+}
+
 TEST(Views, NoFusionChangesTheGraphNotTheResult) {
   TempDir dir;
   std::string report = (dir / "r.json").string();

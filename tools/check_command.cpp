@@ -81,13 +81,6 @@ double millis_since(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
-// The time of `phase` in `t`, or -1 when it did not finish (it failed).
-double phase_ms(const PhaseTimes& t, const std::string& phase) {
-  for (const auto& [name, ms] : t.phases)
-    if (name == phase) return ms;
-  return -1;
-}
-
 struct Tally {
   int runs = 0, failures = 0;
   CheckTable table;
@@ -144,7 +137,7 @@ void check_program(const fs::path& file, const std::vector<std::string>& assignm
       tally.report(true, file, "interp", "(no expected output; " + std::to_string(ms) + " ms)");
     }
     tally.table.add(file.string(), "interp", "-", expected_diff ? "NO (expected)" : expected_word,
-                    phase_ms(times[0], "compile"), phase_ms(times[0], "run"));
+                    times[0].ms_of("compile"), times[0].ms_of("run"));
     // Every engine fused and unfused (only unfused with --no-fusion).
     std::vector<bool> modes =
         views.fusion ? std::vector<bool>{true, false} : std::vector<bool>{false};
@@ -180,8 +173,8 @@ void check_program(const fs::path& file, const std::vector<std::string>& assignm
                      diff ? *diff + " (oracle in the " + actual.order.describe() + " order)"
                           : "(" + counts.str() + order + ")");
         tally.table.add(file.string(), engine->name(), fusion ? "on" : "off",
-                        diff ? (actual.error ? "NO (error)" : "NO") : "yes", phase_ms(t, "compile"),
-                        phase_ms(t, "run"));
+                        diff ? (actual.error ? "NO (error)" : "NO") : "yes", t.ms_of("compile"),
+                        t.ms_of("run"));
         if (diff && !actual.error) std::cerr << explain_difference(program, inputs, *diff);
       }
     }

@@ -3,6 +3,7 @@
 // compile time and cache outcome. With --arch it compiles for that device
 // architecture without one (CompileOptions::target; the cuda engine: NVRTC
 // runs on the CPU, docs/cuda.md). Engines are reached through the registry.
+#include <chrono>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -21,12 +22,6 @@ std::string ms(double v) {
   std::ostringstream s;
   s << std::fixed << std::setprecision(2) << v << " ms";
   return s.str();
-}
-
-double phase(const std::vector<std::pair<std::string, double>>& phases, const std::string& name) {
-  for (const auto& [n, v] : phases)
-    if (n == name) return v;
-  return 0;
 }
 
 } // namespace
@@ -54,6 +49,7 @@ int compile_command(const Args& args) {
   if (parsed.positional.size() != 1)
     throw Error(ErrorKind::Usage, "compile: expected exactly one program FILE");
   const std::string& file = parsed.positional.front();
+  const auto start = std::chrono::steady_clock::now();
   std::string engine_name = parsed.vars["engine"].as<std::string>();
   const Engine* engine = find_engine(engine_name);
   if (!engine)
@@ -90,6 +86,8 @@ int compile_command(const Args& args) {
   std::string target = engine_name;
   if (!compile_options.target.empty()) target += " " + compile_options.target;
   std::map<int, KernelTiming> kernels = Views::compile_details(report, times);
+  times.wall_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   views.finish(file, graph, {times}, kernels);
 
   std::map<int, const Kernel*> by_id;
@@ -97,7 +95,7 @@ int compile_command(const Args& args) {
     by_id[k->id] = k;
   std::cout << target << (views.fusion ? ", fused: " : ", unfused: ") << report.kernels.size()
             << " compiled kernel" << (report.kernels.size() == 1 ? "" : "s") << ", compile "
-            << ms(phase(times.phases, "compile")) << "\n";
+            << ms(times.ms_of("compile")) << "\n";
   for (const KernelCompileInfo& k : report.kernels) {
     auto it = by_id.find(k.kernel);
     std::cout << "  kernel " << k.kernel;

@@ -1,4 +1,5 @@
 // strata run FILE [name=in.npy ...] [-o out.npy] [--engine NAME] [--trace [--trace-filter F]]
+#include <chrono>
 #include <iostream>
 
 #include "core/array_format.h"
@@ -34,6 +35,7 @@ int run_command(const Args& args) {
     return 0;
   }
   if (parsed.positional.empty()) throw Error(ErrorKind::Usage, "run: expected a program FILE");
+  const auto start = std::chrono::steady_clock::now();
 
   std::string file = parsed.positional.front();
   std::vector<std::string> assignments(parsed.positional.begin() + 1, parsed.positional.end());
@@ -50,9 +52,10 @@ int run_command(const Args& args) {
   PhaseTimes times{engine_name, {}};
   Program program = Views::load_timed(file, times);
   std::optional<KernelGraph> graph = views.fuse(program, times);
-  std::vector<Array> inputs = assignments.empty() && !program.params.empty()
-                                  ? load_sibling_inputs(program, file)
-                                  : load_inputs(program, assignments);
+  std::vector<Array> inputs = times.time("read inputs", [&] {
+    return assignments.empty() && !program.params.empty() ? load_sibling_inputs(program, file)
+                                                          : load_inputs(program, assignments);
+  });
   std::vector<Array> results;
   std::map<int, KernelTiming> kernels;
   if (parsed.vars.count("trace-filter") && !parsed.vars.count("trace"))
@@ -73,17 +76,25 @@ int run_command(const Args& args) {
     results = times.time("run", [&] { return exe->run(inputs); });
   }
 
-  views.finish(file, graph, {times}, kernels);
   if (parsed.vars.count("output")) {
-    for (const std::string& path : write_results(results, parsed.vars["output"].as<std::string>()))
+    std::vector<std::string> written = times.time("write outputs", [&] {
+      return write_results(results, parsed.vars["output"].as<std::string>());
+    });
+    for (const std::string& path : written)
       std::cerr << "wrote " << path << "\n";
-    return 0;
+  } else {
+    times.time("print results", [&] {
+      for (size_t i = 0; i < results.size(); ++i) {
+        if (results.size() > 1)
+          std::cout << "result " << i << ": " << describe_array(results[i]) << "\n";
+        std::cout << format_array(results[i]) << "\n";
+      }
+      std::cout.flush();
+    });
   }
-  for (size_t i = 0; i < results.size(); ++i) {
-    if (results.size() > 1)
-      std::cout << "result " << i << ": " << describe_array(results[i]) << "\n";
-    std::cout << format_array(results[i]) << "\n";
-  }
+  times.wall_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  views.finish(file, graph, {times}, kernels);
   return 0;
 }
 
