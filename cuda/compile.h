@@ -34,9 +34,10 @@ struct CompiledProgram {
   Generated code;
   std::vector<char> image; // CUBIN for sm_<arch>
   // Phases "fuse", "codegen", "compile" (cache lookups and NVRTC); per
-  // compute kernel the program's compile time and its cache outcome ("hit
-  // (memory)", "hit (disk)", "miss: <why>"): one translation unit per
-  // program, so every kernel shares one compile.
+  // compute kernel its cache outcome ("hit (memory)", "hit (disk)", "miss:
+  // <why>") and compile time: one translation unit per program, so every
+  // kernel shares one compile and one outcome, and the compile's time is the
+  // first kernel's (the others 0: the kernels' times add up to the compile).
   CompileReport report;
   bool nvrtc_ran = false; // false when the image came from a cache
 };
