@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -69,6 +70,10 @@ public:
     static const CompileReport none;
     return none;
   }
+  // Each compute kernel's wall time in milliseconds in the last run that
+  // finished, by kernel id (summed over an awhile's iterations); empty for
+  // engines that do not run kernels one by one (the interpreter).
+  virtual std::map<int, double> kernel_run_ms() const { return {}; }
 };
 
 class Engine {

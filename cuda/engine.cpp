@@ -29,7 +29,15 @@ public:
 
   std::vector<Array> run(const std::vector<Array>& inputs) override {
     std::lock_guard lock(mutex_);
-    return run_graph(p_.graph, p_.code, *backend_, *pool_, inputs, order_);
+    KernelTimes times;
+    std::vector<Array> out =
+        run_graph(p_.graph, p_.code, *backend_, *pool_, inputs, order_, &times);
+    kernel_ms_ = std::move(times);
+    return out;
+  }
+  std::map<int, double> kernel_run_ms() const override {
+    std::lock_guard lock(mutex_);
+    return kernel_ms_;
   }
   // Chunks and lanes are launch parameters: the same kernels run any order.
   ReductionOrder reduction_order() const override { return order_; }
@@ -40,7 +48,8 @@ private:
   ReductionOrder order_;
   std::unique_ptr<DeviceBackend> backend_;
   std::unique_ptr<Pool> pool_; // returns buffers to backend_: declared after it
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
+  KernelTimes kernel_ms_; // of the last run that finished
 };
 
 // A program compiled for a GPU architecture without a device

@@ -48,8 +48,8 @@ Run::Run(const KernelGraph& g, const Generated& code, Backend& b, Pool& pool,
   reset_error();
 }
 
-std::vector<Array> Run::run(const std::vector<Array>& inputs) {
-  return run_kernel_graph(g_, inputs, *this);
+std::vector<Array> Run::run(const std::vector<Array>& inputs, KernelTimes* times) {
+  return run_kernel_graph(g_, inputs, *this, times);
 }
 
 bool Run::loop_continues(ArrayId cond) {
@@ -212,13 +212,13 @@ void Run::chunk_totals(const Kernel& k, ArrayId lanes, const LaunchParams& p) {
 
 std::vector<Array> run_graph(const KernelGraph& g, const Generated& code, Backend& backend,
                              Pool& pool, const std::vector<Array>& inputs,
-                             const ReductionOrder& order) {
+                             const ReductionOrder& order, KernelTimes* times) {
   if ((order.fold_chunked_from > 0 && order.fold_chunk < 1) ||
       (order.scan_chunked_from > 0 && order.scan_chunk < 1) || order.lane_bytes < 1)
     throw Error(ErrorKind::Usage, SrcLoc{},
                 "cuda engine: chunks and lanes of a reduction order must be at least 1 (" +
                     order.describe() + ")");
-  return Run(g, code, backend, pool, order).run(inputs);
+  return Run(g, code, backend, pool, order).run(inputs, times);
 }
 
 } // namespace strata::cuda

@@ -22,6 +22,7 @@
 #include "core/reduction_order.h"
 #include "cuda/codegen.h"
 #include "cuda/launch_abi.h"
+#include "fusion/graph_run.h"
 
 namespace strata::cuda {
 
@@ -57,8 +58,10 @@ private:
 // Runs `g` (whose code is `code`) on `inputs`, folds and scans in `order`
 // (core/reduction_order.h: the executor picks chunks and lanes, the generated
 // code serves every order); throws the interpreter's errors.
+// Each compute kernel's wall time (launches and the reads of their error
+// words) is added to `times` when given.
 std::vector<Array> run_graph(const KernelGraph& g, const Generated& code, Backend& backend,
                              Pool& pool, const std::vector<Array>& inputs,
-                             const ReductionOrder& order);
+                             const ReductionOrder& order, KernelTimes* times = nullptr);
 
 } // namespace strata::cuda

@@ -26,7 +26,7 @@ public:
   Run(const KernelGraph& g, const Generated& code, Backend& b, Pool& pool,
       const ReductionOrder& order);
 
-  std::vector<Array> run(const std::vector<Array>& inputs);
+  std::vector<Array> run(const std::vector<Array>& inputs, KernelTimes* times);
 
   // The runner's part (fusion/graph_run.h): arrays live in backend memory.
   // awhile: a loop's condition and `next` arrays are let go as soon as they

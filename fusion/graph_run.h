@@ -19,6 +19,8 @@
 //     rethrow_kernel_error (an allocation that failed without a position
 //     names the kernel's first operation).
 //  6. The results are the graph's outputs, in order.
+//  7. With a KernelTimes, each compute kernel's wall time is added under
+//     its id (summed over an awhile's iterations): --report's run_ms.
 //
 // A runner R provides:
 //   using Value = ...;                           an array as R holds it
@@ -33,6 +35,9 @@
 //                                                are no longer needed under that id
 //   void enter_loop(); void leave_loop();        around each awhile
 #pragma once
+
+#include <chrono>
+#include <map>
 
 #include <vector>
 
@@ -58,11 +63,14 @@ template <class F> void for_each_kernel(const Block& b, const F& f) {
   }
 }
 
+// Milliseconds of wall time by compute kernel id.
+using KernelTimes = std::map<int, double>;
+
 template <class Runner> class GraphRun {
 public:
   using Value = typename Runner::Value;
 
-  GraphRun(const KernelGraph& g, Runner& r) : g_(g), r_(r) {}
+  GraphRun(const KernelGraph& g, Runner& r, KernelTimes* times) : g_(g), r_(r), times_(times) {}
 
   std::vector<Array> run(const std::vector<Array>& inputs) {
     check_graph_inputs(g_, inputs);
@@ -81,6 +89,7 @@ public:
 private:
   const KernelGraph& g_;
   Runner& r_;
+  KernelTimes* times_;
 
   void block(const Block& b) {
     for (const Kernel& k : b)
@@ -94,10 +103,18 @@ private:
       else if (const auto* br = std::get_if<kn::Branch>(&k.body))
         branch(k, *br);
       else
-        r_.compute(k);
+        compute(k);
     } catch (const Error& e) {
       rethrow_kernel_error(e, k);
     }
+  }
+
+  void compute(const Kernel& k) {
+    if (!times_) return r_.compute(k);
+    auto start = std::chrono::steady_clock::now();
+    r_.compute(k);
+    (*times_)[k.id] +=
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   }
 
   void drop(ArrayId id) {
@@ -145,11 +162,12 @@ private:
   }
 };
 
-// Runs `g` on `inputs` with `runner` doing the kernels (the protocol above).
+// Runs `g` on `inputs` with `runner` doing the kernels (the protocol above);
+// each compute kernel's time is added to `times` when given.
 template <class Runner>
 std::vector<Array> run_kernel_graph(const KernelGraph& g, const std::vector<Array>& inputs,
-                                    Runner& runner) {
-  return GraphRun<Runner>(g, runner).run(inputs);
+                                    Runner& runner, KernelTimes* times = nullptr) {
+  return GraphRun<Runner>(g, runner, times).run(inputs);
 }
 
 } // namespace strata

@@ -4,6 +4,7 @@
 #include "jit/engine.h"
 
 #include <chrono>
+#include <mutex>
 
 #include "core/overload.h"
 #include "fusion/fuse.h"
@@ -63,7 +64,15 @@ public:
   std::vector<Array> run(const std::vector<Array>& inputs) override {
     Runtime rt(graph_, table_size_, pool_);
     Runner runner{*this, rt};
-    return run_kernel_graph(graph_, inputs, runner);
+    KernelTimes times;
+    std::vector<Array> out = run_kernel_graph(graph_, inputs, runner, &times);
+    std::lock_guard lock(times_mutex_);
+    kernel_ms_ = std::move(times);
+    return out;
+  }
+  std::map<int, double> kernel_run_ms() const override {
+    std::lock_guard lock(times_mutex_);
+    return kernel_ms_;
   }
 
   // Folds and scans run CompileOptions::order: chunk sizes on the host
@@ -80,7 +89,9 @@ private:
   size_t table_size_ = 0;
   std::map<int, CompiledKernel> kernels_;
   CompileReport report_;
-  ArrayPool pool_; // large results of earlier runs, reused once dropped
+  mutable std::mutex times_mutex_;
+  KernelTimes kernel_ms_; // of the last run that finished
+  ArrayPool pool_;        // large results of earlier runs, reused once dropped
 
   int temp_id(const Kernel& k) const { return int(graph_.arrays.size()) + k.id; }
 

@@ -28,8 +28,8 @@ public:
   }
   Runtime::Pool release() { return rt_.release(); }
 
-  std::vector<Array> run(const std::vector<Array>& inputs) {
-    return run_kernel_graph(rt_.graph, inputs, *this);
+  std::vector<Array> run(const std::vector<Array>& inputs, KernelTimes& times) {
+    return run_kernel_graph(rt_.graph, inputs, *this, &times);
   }
 
   Array bind_input(const Array& a) { return a; }
@@ -69,18 +69,25 @@ public:
       pool_.clear();
     }
     Executor ex(graph_, functions_, order_, std::move(pool));
-    std::vector<Array> out = ex.run(inputs);
+    KernelTimes times;
+    std::vector<Array> out = ex.run(inputs, times);
     Runtime::Pool kept = ex.release();
     std::lock_guard lock(mutex_);
     pool_ = std::move(kept);
+    kernel_ms_ = std::move(times);
     return out;
+  }
+  std::map<int, double> kernel_run_ms() const override {
+    std::lock_guard lock(mutex_);
+    return kernel_ms_;
   }
   // The order it runs: the one it was compiled with (tbb/fold_kernel.cpp, tbb/scan_kernel.cpp).
   ReductionOrder reduction_order() const override { return order_; }
 
 private:
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   Runtime::Pool pool_;
+  KernelTimes kernel_ms_; // of the last run that finished
   KernelGraph graph_;
   FunctionTable functions_; // refers to graph_: declared after it
   ReductionOrder order_;

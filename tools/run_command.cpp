@@ -74,6 +74,8 @@ int run_command(const Args& args) {
                           [&] { return engine->compile(program, CompileOptions{views.fusion}); });
     kernels = Views::compile_details(exe->compile_report(), times);
     results = times.time("run", [&] { return exe->run(inputs); });
+    for (const auto& [id, ms] : exe->kernel_run_ms())
+      kernels[id].run_ms = ms;
   }
 
   if (parsed.vars.count("output")) {
