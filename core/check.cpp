@@ -1,6 +1,12 @@
 #include "core/check.h"
 
+#include <algorithm>
+
+#include "core/check_scope.h"
+#include "core/expand.h"
+#include "core/ir_walk.h"
 #include "core/overload.h"
+#include "core/prim_types.h"
 
 namespace strata {
 namespace {
@@ -16,25 +22,13 @@ std::string quoted(std::string_view s) {
   return "`" + std::string(s) + "`";
 }
 
-// Scopes are small vectors searched from the back, so inner bindings shadow outer ones.
-template <class T> class Scope {
-public:
-  void push(const std::string& name, T value) { entries_.emplace_back(name, std::move(value)); }
-  void pop(size_t n = 1) { entries_.resize(entries_.size() - n); }
-  size_t depth() const { return entries_.size(); }
-  const T* find(const std::string& name) const {
-    for (auto it = entries_.rbegin(); it != entries_.rend(); ++it)
-      if (it->first == name) return &it->second;
-    return nullptr;
-  }
-
-private:
-  std::vector<std::pair<std::string, T>> entries_;
-};
-
 class Checker {
 public:
   void program(Program& p) {
+    for (const Define& d : p.defines) {
+      defines_.push_back(&d);
+      check_typed_define(d);
+    }
     for (const Param& param : p.params) {
       if (!param.type.is_array())
         fail(param.loc, "program parameter " + quoted(param.name) +
@@ -48,6 +42,19 @@ public:
 private:
   Scope<Type> scalars_; // scalar, tuple and window variables of the enclosing lambda
   Scope<Type> arrays_;  // array variables: parameters, alet bindings, awhile parameters
+
+  // A `let`-bound function: where it is defined, and the scalar scope's
+  // depth there (its body sees the bindings below that depth).
+  struct LocalFunction {
+    ex::Binding* binding;
+    size_t depth;
+    size_t calls = 0;
+  };
+  Scope<LocalFunction*> functions_;
+  std::vector<const Define*> defines_;
+  // The scalar parameters of the array function being expanded: scalar code
+  // anywhere in its body reads one as `(the <unit array>)`.
+  Scope<std::pair<std::string, Type>> array_fn_scalars_;
 
   // ------------------------------------------------------------------ helpers
   static void check_element_type(const Type& t, const SrcLoc& loc) {
@@ -76,11 +83,13 @@ private:
   // The lambda sees the enclosing scalar scope: empty for the function of a
   // collective (collectives never occur inside scalar code), the enclosing
   // bindings for the functions of a scalar `while`.
-  Type lambda(const Lambda& f, const std::vector<Type>& params, std::string_view what) {
+  // A parameter written without a type takes the expected one.
+  Type lambda(Lambda& f, const std::vector<Type>& params, std::string_view what) {
     if (f.params.size() != params.size())
       fail(f.loc, std::string(what) + ": expected a function of " + std::to_string(params.size()) +
                       " parameter(s), found " + std::to_string(f.params.size()));
     for (size_t i = 0; i < params.size(); ++i) {
+      if (!f.params[i].typed) f.params[i].type = params[i];
       if (f.params[i].type != params[i])
         fail(f.params[i].loc, std::string(what) + ": parameter " + quoted(f.params[i].name) +
                                   " should have type " + params[i].str() + ", found " +
@@ -94,10 +103,11 @@ private:
     return body;
   }
 
-  Type alambda(const ALambda& f, const Type& param, std::string_view what) {
+  Type alambda(ALambda& f, const Type& param, std::string_view what) {
     if (f.params.size() != 1)
       fail(f.loc, std::string(what) + ": expected a function of 1 array parameter, found " +
                       std::to_string(f.params.size()));
+    if (!f.params[0].typed) f.params[0].type = param;
     if (f.params[0].type != param)
       fail(f.params[0].loc, std::string(what) + ": parameter " + quoted(f.params[0].name) +
                                 " should have type " + param.str() + ", found " +
@@ -130,7 +140,16 @@ private:
 
   // ---------------------------------------------------------- scalar forms
   Type exp(Exp& e) {
+    if (auto* c = std::get_if<ex::Call>(&e.node)) return e.type = call(e, *c);
+    if (auto* v = std::get_if<ex::Var>(&e.node); v && !scalars_.find(v->name))
+      if (const auto* p = array_fn_scalars_.find(v->name))
+        e.node = ex::The{make_acc(ac::Var{p->first}, e.loc)};
     e.type = std::visit([&](auto& n) { return exp_form(n, e.loc); }, e.node);
+    // A `let` of functions only: the body is what remains.
+    if (auto* l = std::get_if<ex::Let>(&e.node); l && l->bindings.empty()) {
+      ExpPtr body = l->body;
+      e.node = body->node;
+    }
     return e.type;
   }
 
@@ -145,18 +164,51 @@ private:
 
   Type exp_form(ex::Var& v, const SrcLoc& loc) {
     if (const Type* t = scalars_.find(v.name)) return *t;
+    if (functions_.find(v.name))
+      fail(loc, quoted(v.name) + " is a function: call it `(" + v.name +
+                    " ...)`, or pass it by name to a collective");
     if (arrays_.find(v.name))
       fail(loc, quoted(v.name) +
                     " is an array; a scalar expression can only read it with ! !! the shape size");
     fail(loc, "unknown variable " + quoted(v.name));
   }
 
+  // A function binding is checked where it is called (its parameters may be
+  // inferred from the arguments) and then dropped: the calls are expanded.
   Type exp_form(ex::Let& l, const SrcLoc&) {
-    for (auto& b : l.bindings)
+    std::vector<std::unique_ptr<LocalFunction>> fns;
+    size_t values = 0;
+    for (auto& b : l.bindings) {
+      if (b.fn) {
+        fns.push_back(std::make_unique<LocalFunction>(LocalFunction{&b, scalars_.depth()}));
+        functions_.push(b.name, fns.back().get());
+        continue;
+      }
       scalars_.push(b.name, value_exp(*b.value, "let"));
+      ++values;
+    }
     Type body = exp(*l.body);
-    scalars_.pop(l.bindings.size());
+    scalars_.pop(values);
+    functions_.pop(fns.size());
+    for (const auto& f : fns)
+      if (f->calls == 0) never_called(*f);
+    std::erase_if(l.bindings, [](const ex::Binding& b) { return b.fn != nullptr; });
     return body;
+  }
+
+  // A function never called: checked as written when its types are all
+  // written, else an error (nothing says what its parameters are).
+  void never_called(const LocalFunction& f) {
+    const ex::Binding& b = *f.binding;
+    for (const Param& p : b.fn->params)
+      if (!p.typed)
+        fail(p.loc, "cannot infer the type of parameter " + quoted(p.name) + " of " +
+                        quoted(b.name) + ": it is never called; write `(" + p.name + " T)`");
+    std::vector<Type> types;
+    for (const Param& p : b.fn->params)
+      types.push_back(p.type);
+    Lambda copy = clone_at(*b.fn, nullptr);
+    lambda(copy, types, quoted(b.name));
   }
 
   Type exp_form(ex::If& i, const SrcLoc& loc) {
@@ -273,68 +325,18 @@ private:
     return w->elem();
   }
 
+  Type exp_form(ex::Call&, const SrcLoc& loc) { unexpanded_call(loc); }
+
   Type exp_form(ex::PrimApp& p, const SrcLoc& loc) {
-    std::string op = quoted(prim_name(p.op));
-    if (int(p.args.size()) != prim_arity(p.op))
-      fail(loc, op + " takes " + std::to_string(prim_arity(p.op)) + " operand(s), found " +
-                    std::to_string(p.args.size()));
     std::vector<Type> args;
-    for (auto& a : p.args) {
-      Type t = value_exp(*a, prim_name(p.op));
-      if (!t.is_scalar()) fail(a->loc, op + ": expected a scalar operand, found " + t.str());
-      args.push_back(t);
-    }
-    for (size_t i = 1; i < args.size(); ++i)
-      if (args[i] != args[0])
-        fail(loc, op + " expects operands of the same type, found " + args[0].str() + " and " +
-                      args[i].str());
-    ScalarKind k = args[0].scalar_kind();
-    auto require = [&](bool ok, std::string_view what) {
-      if (!ok)
-        fail(loc, op + " expects " + std::string(what) + " operands, found " + args[0].str());
-    };
-    switch (p.op) {
-    case Prim::Add:
-    case Prim::Sub:
-    case Prim::Mul:
-    case Prim::Neg:
-    case Prim::Abs:
-    case Prim::Signum:
-    case Prim::Min:
-    case Prim::Max: require(is_numeric(k), "numeric"); return args[0];
-    case Prim::Div: require(is_float(k), "floating-point"); return args[0];
-    case Prim::Quot:
-    case Prim::Rem:
-    case Prim::IDiv:
-    case Prim::Mod:
-    case Prim::BAnd:
-    case Prim::BOr:
-    case Prim::BXor:
-    case Prim::BNot:
-    case Prim::Shl:
-    case Prim::Shr:
-    case Prim::Popcount:
-    case Prim::Clz:
-    case Prim::Ctz: require(is_integral(k), "integral"); return args[0];
-    case Prim::Eq:
-    case Prim::Ne:
-    case Prim::Lt:
-    case Prim::Le:
-    case Prim::Gt:
-    case Prim::Ge: return kBool;
-    case Prim::And:
-    case Prim::Or:
-    case Prim::Not: require(k == ScalarKind::Bool, "bool"); return kBool;
-    case Prim::IsNaN:
-    case Prim::IsInf: require(is_float(k), "floating-point"); return kBool;
-    default: // the floating-point functions
-      require(is_float(k), "floating-point");
-      return args[0];
-    }
+    for (auto& a : p.args)
+      args.push_back(value_exp(*a, prim_name(p.op)));
+    return prim_result_type(p, args, loc);
   }
 
   // ----------------------------------------------------------- array forms
   Type acc(Acc& a) {
+    if (auto* c = std::get_if<ac::Call>(&a.node)) return a.type = call(a, *c);
     a.type = std::visit([&](auto& n) { return acc_form(n, a.loc); }, a.node);
     return a.type;
   }
@@ -424,7 +426,7 @@ private:
   }
 
   // The combining function of a reduction: E -> E -> E, and the seed (if any) of type E.
-  void reduction(const Lambda& f, Exp* seed, const Type& elem, std::string_view what) {
+  void reduction(Lambda& f, Exp* seed, const Type& elem, std::string_view what) {
     expect(lambda(f, {elem, elem}, what), elem, f.loc, std::string(what) + " function result");
     if (seed) expect(top_exp(*seed, what), elem, seed->loc, std::string(what) + " seed");
   }
@@ -555,7 +557,201 @@ private:
     return t;
   }
 
+  Type acc_form(ac::Call&, const SrcLoc& loc) { unexpanded_call(loc); }
+
   std::vector<std::vector<int64_t>> window_sizes_; // of the enclosing stencils, for `at` offsets
+
+  // ------------------------------------------------------------------ calls
+  // A call is replaced by its expansion (core/expand.h). A function's body is
+  // first checked alone, seeing only its parameters (a `let`-bound one: the
+  // scope where it was defined), so that it means the same at every call;
+  // then the expansion is checked where the call stands.
+
+  struct Saved {
+    Scope<Type> scalars, arrays;
+    Scope<LocalFunction*> functions;
+    Scope<std::pair<std::string, Type>> array_fn_scalars;
+  };
+  Saved isolate() {
+    Saved s{std::move(scalars_), std::move(arrays_), std::move(functions_),
+            std::move(array_fn_scalars_)};
+    scalars_ = {};
+    arrays_ = {};
+    functions_ = {};
+    array_fn_scalars_ = {};
+    return s;
+  }
+  void restore(Saved& s) {
+    scalars_ = std::move(s.scalars);
+    arrays_ = std::move(s.arrays);
+    functions_ = std::move(s.functions);
+    array_fn_scalars_ = std::move(s.array_fn_scalars);
+  }
+
+  const Define* find_define(const std::string& name) const {
+    for (const Define* d : defines_)
+      if (d->name == name) return d;
+    return nullptr;
+  }
+
+  static std::string temp(const std::string& f, const std::string& what) {
+    return "_" + f + "/" + what;
+  }
+
+  // The body of `d` checked alone, with its parameters of these types.
+  Type define_body(const Define& d, const std::vector<Type>& types, const ExpPtr& scalar_body,
+                   const AccPtr& array_body) {
+    Saved saved = isolate();
+    for (size_t i = 0; i < d.params.size(); ++i) {
+      const Param& p = d.params[i];
+      if (types[i].is_array()) {
+        arrays_.push(p.name, types[i]);
+      } else if (array_body) {
+        arrays_.push(temp(d.name, p.name), Type::array(types[i], 0));
+        array_fn_scalars_.push(p.name, {temp(d.name, p.name), types[i]});
+      } else {
+        scalars_.push(p.name, types[i]);
+      }
+    }
+    Type t = array_body ? acc(*array_body) : value_exp(*scalar_body, quoted(d.name));
+    restore(saved);
+    return t;
+  }
+
+  // A definition whose parameter types are all written is checked as written
+  // once, called or not.
+  void check_typed_define(const Define& d) {
+    std::vector<Type> types;
+    for (const Param& p : d.params) {
+      if (!p.typed) return;
+      if (!p.type.is_array()) check_element_type(p.type, p.loc);
+      types.push_back(p.type);
+    }
+    define_body(d, types, clone_at(d.scalar_body, nullptr), clone_at(d.array_body, nullptr));
+  }
+
+  // An argument's type, against the parameter's written type.
+  void argument(const Param& p, const Type& t, const SrcLoc& at, const std::string& f,
+                const SrcLoc& def) {
+    if (t.is_window())
+      fail(at, "a stencil window cannot be passed to a function (" + quoted(f) + ")");
+    if (p.typed && p.type != t)
+      fail(at, "argument " + quoted(p.name) + " of " + quoted(f) + " (defined at " + def.str() +
+                   "): expected " + p.type.str() + ", found " + t.str());
+  }
+
+  // `(let ((p a) ...) body)`; with several parameters the arguments are
+  // bound to temporaries first, so that no argument sees a parameter.
+  ExpPtr let_arguments(const std::string& f, const std::vector<Param>& params,
+                       std::vector<ExpPtr> args, ExpPtr body, const SrcLoc& loc) {
+    if (params.empty()) return body;
+    ex::Let outer, inner;
+    for (size_t i = 0; i < params.size(); ++i) {
+      if (params.size() == 1) {
+        inner.bindings.push_back(ex::Binding{params[i].name, args[i], loc});
+        continue;
+      }
+      std::string t = temp(f, std::to_string(i + 1));
+      outer.bindings.push_back(ex::Binding{t, args[i], loc});
+      inner.bindings.push_back(ex::Binding{params[i].name, make_exp(ex::Var{t}, loc), loc});
+    }
+    inner.body = std::move(body);
+    ExpPtr in = make_exp(std::move(inner), loc);
+    if (outer.bindings.empty()) return in;
+    outer.body = in;
+    return make_exp(std::move(outer), loc);
+  }
+
+  Type call(Exp& e, ex::Call& c) {
+    if (LocalFunction* const* f = functions_.find(c.name)) return call_local(e, c, **f);
+    std::vector<Type> types;
+    std::vector<ExpPtr> args;
+    for (Operand& o : c.args) {
+      types.push_back(o.scalar ? value_exp(*o.scalar, c.name) : Type{});
+      args.push_back(o.scalar);
+    }
+    if (const Define* d = find_define(c.name)) {
+      for (size_t i = 0; i < d->params.size(); ++i)
+        argument(d->params[i], types[i], args[i]->loc, d->name, d->loc);
+      ExpPtr body = clone_at(d->scalar_body, call_site(d->name, e.loc));
+      define_body(*d, types, body, nullptr);
+      e.node = let_arguments(d->name, d->params, std::move(args), body, e.loc)->node;
+    } else {
+      e.node = expand_sugar(c, types, e.loc)->node;
+    }
+    return exp(e);
+  }
+
+  static bool reads(const Exp& e, const std::string& name) {
+    if (const auto* v = std::get_if<ex::Var>(&e.node); v && v->name == name) return true;
+    if (const auto* a = std::get_if<ex::At>(&e.node); a && a->window == name) return true;
+    bool found = false;
+    for_each_child(
+        e, [&](const Exp& c) { found = found || reads(c, name); }, [](const Acc&) {});
+    return found;
+  }
+
+  Type call_local(Exp& e, ex::Call& c, LocalFunction& f) {
+    ++f.calls;
+    const ex::Binding& b = *f.binding;
+    std::vector<Type> types;
+    std::vector<ExpPtr> args;
+    for (size_t i = 0; i < c.args.size(); ++i) {
+      types.push_back(value_exp(*c.args[i].scalar, c.name));
+      args.push_back(c.args[i].scalar);
+      argument(Param{b.fn->params[i].name, types[i], {}, false}, types[i], args[i]->loc, b.name,
+               b.loc);
+    }
+    Lambda fn = clone_at(*b.fn, call_site(b.name, e.loc));
+    for (size_t i = f.depth; i < scalars_.depth(); ++i) {
+      const std::string& n = scalars_.name_at(i);
+      bool param = std::ranges::any_of(fn.params, [&](const Param& p) { return p.name == n; });
+      if (!param && reads(*fn.body, n))
+        fail(e.loc, quoted(b.name) + " (defined at " + b.loc.str() + ") reads " + quoted(n) +
+                        ", which is bound again before this call; rename one of them");
+    }
+    Scope<Type> saved = scalars_;
+    scalars_.pop(scalars_.depth() - f.depth);
+    lambda(fn, types, quoted(b.name));
+    scalars_ = std::move(saved);
+    e.node = let_arguments(b.name, fn.params, std::move(args), fn.body, e.loc)->node;
+    return exp(e);
+  }
+
+  Type call(Acc& a, ac::Call& c) {
+    std::vector<Type> types;
+    const Define* d = find_define(c.name);
+    for (size_t i = 0; i < c.args.size(); ++i) {
+      Operand& o = c.args[i];
+      types.push_back(o.array ? acc(*o.array) : o.scalar ? top_exp(*o.scalar, c.name) : Type{});
+      if (d)
+        argument(d->params[i], types[i], o.array ? o.array->loc : o.scalar->loc, d->name, d->loc);
+    }
+    if (!d) {
+      a.node = expand_sugar(c, types, a.loc)->node;
+      return acc(a);
+    }
+    AccPtr body = clone_at(d->array_body, call_site(d->name, a.loc));
+    define_body(*d, types, nullptr, body);
+    // (alet ((_f/1 a1) (_f/n (unit s)) ...) (alet ((xs _f/1) ...) body))
+    ac::Alet outer, inner;
+    for (size_t i = 0; i < c.args.size(); ++i) {
+      const Operand& o = c.args[i];
+      const std::string& p = d->params[i].name;
+      if (!o.array) {
+        outer.bindings.push_back(
+            ac::Binding{temp(d->name, p), make_acc(ac::Unit{o.scalar}, a.loc), a.loc});
+        continue;
+      }
+      std::string t = temp(d->name, std::to_string(i + 1));
+      outer.bindings.push_back(ac::Binding{t, o.array, a.loc});
+      inner.bindings.push_back(ac::Binding{p, make_acc(ac::Var{t}, a.loc), a.loc});
+    }
+    inner.body = body;
+    outer.body = inner.bindings.empty() ? body : make_acc(std::move(inner), a.loc);
+    a.node = outer.bindings.empty() ? body->node : AccNode(std::move(outer));
+    return acc(a);
+  }
 };
 
 } // namespace
@@ -564,6 +760,11 @@ void check_program(Program& p) {
   p.checked = false;
   Checker().program(p);
   p.checked = true;
+}
+
+void unexpanded_call(const SrcLoc& loc) {
+  throw Error(ErrorKind::Usage, loc,
+              "internal error: a call that type checking expands reached a checked-program pass");
 }
 
 void require_checked(const Program& p) {

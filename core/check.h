@@ -14,7 +14,12 @@
 namespace strata {
 
 // Checks `p` in place; throws Error(ErrorKind::Type) on the first problem.
+// Every call (ex::Call, ac::Call) is replaced by its expansion and every
+// parameter written without a type gets the inferred one.
 void check_program(Program& p);
+
+// What a pass over checked IR does on a call, which checking removed.
+[[noreturn]] void unexpanded_call(const SrcLoc& loc);
 
 // Throws a usage error unless check_program accepted `p`: every engine and
 // the interpreter call it first, so that a program built or parsed but never

@@ -8,6 +8,13 @@ std::string SrcLoc::str() const {
          std::to_string(col);
 }
 
+std::string SrcLoc::calls() const {
+  std::string out;
+  for (const CallSite* c = via.get(); c; c = c->call.via.get())
+    out += ", in `" + c->function + "` called at " + c->call.str();
+  return out;
+}
+
 std::string_view error_kind_name(ErrorKind k) {
   switch (k) {
   case ErrorKind::Syntax: return "syntax";
@@ -26,7 +33,7 @@ std::string_view error_kind_name(ErrorKind k) {
 namespace {
 std::string full_line(const SrcLoc& loc, const std::string& message) {
   std::string where = loc.str();
-  return (where.empty() ? "" : where + ": ") + "error: " + message;
+  return (where.empty() ? "" : where + ": ") + "error: " + message + loc.calls();
 }
 } // namespace
 

@@ -17,12 +17,25 @@
 
 namespace strata {
 
+struct CallSite;
+
 struct SrcLoc {
   std::shared_ptr<const std::string> file; // null when unknown (e.g. C++ front end)
   int line = 0;                            // 1-based; 0 when unknown
   int col = 0;                             // 1-based
+  // Set on the nodes of a function's body where the checker expanded a call:
+  // the call it was expanded for (innermost first through `via->call.via`).
+  std::shared_ptr<const CallSite> via = {};
   bool known() const { return line > 0; }
   std::string str() const; // "file:line:col", or "" when unknown
+  // ", in `f` called at file:line:col" for each call the position is inside
+  // (innermost first), or "" outside any function.
+  std::string calls() const;
+};
+
+struct CallSite {
+  std::string function;
+  SrcLoc call;
 };
 
 enum class ErrorKind {

@@ -72,12 +72,10 @@ std::string place_comments(std::string_view source, std::string_view canonical,
                            const std::string& file_name) {
   auto file = std::make_shared<const std::string>(file_name);
   std::vector<Comment> comments;
-  Sexp original = sexp::read_sexp_with_comments(source, file, "a program `(program ...)`",
-                                                "the program", comments);
+  Sexp original = sexp::read_sexps(source, file, "a program `(program ...)`", &comments);
   if (comments.empty()) return std::string(canonical);
   std::vector<Comment> none;
-  Sexp printed = sexp::read_sexp_with_comments(canonical, file, "a program `(program ...)`",
-                                               "the program", none);
+  Sexp printed = sexp::read_sexps(canonical, file, "a program `(program ...)`", &none);
   if (!none.empty()) refuse(file_name, "the canonical text has comments of its own");
   if (!same_lists(original, printed)) refuse(file_name, "its lists differ from the file's");
   std::vector<const Sexp*> from, to;
@@ -154,8 +152,7 @@ std::string format_program(std::string_view text, const std::string& file_name) 
     refuse(file_name, "the result would read as another program");
   auto texts = [&](std::string_view t) {
     std::vector<Comment> comments;
-    sexp::read_sexp_with_comments(t, std::make_shared<const std::string>(file_name), "a program",
-                                  "the program", comments);
+    sexp::read_sexps(t, std::make_shared<const std::string>(file_name), "a program", &comments);
     std::vector<std::string> out;
     for (const Comment& c : comments)
       out.push_back(c.text);

@@ -15,28 +15,28 @@ std::string_view scan_name(ac::ScanKind k) {
 }
 
 std::string_view form_name(const ExpNode& n) {
-  return std::visit(
-      Overload{[](const ex::Const&) { return std::string_view("literal"); },
-               [](const ex::Var&) { return std::string_view("variable"); },
-               [](const ex::Let&) { return std::string_view("let"); },
-               [](const ex::If&) { return std::string_view("if"); },
-               [](const ex::Tuple&) { return std::string_view("tuple"); },
-               [](const ex::Proj&) { return std::string_view("proj"); },
-               [](const ex::Index&) { return std::string_view("ix"); },
-               [](const ex::Cast&) { return std::string_view("cast"); },
-               [](const ex::While&) { return std::string_view("while"); },
-               [](const ex::ShapeOf&) { return std::string_view("shape"); },
-               [](const ex::SizeOf&) { return std::string_view("size"); },
-               [](const ex::Read&) { return std::string_view("!"); },
-               [](const ex::LinearRead&) { return std::string_view("!!"); },
-               [](const ex::The&) { return std::string_view("the"); },
-               [](const ex::ToIndex&) { return std::string_view("to-index"); },
-               [](const ex::FromIndex&) { return std::string_view("from-index"); },
-               [](const ex::Ignore&) { return std::string_view("ignore"); },
-               [](const ex::Trace&) { return std::string_view("trace"); },
-               [](const ex::PrimApp& p) { return prim_name(p.op); },
-               [](const ex::At&) { return std::string_view("at"); }},
-      n);
+  return std::visit(Overload{[](const ex::Const&) { return std::string_view("literal"); },
+                             [](const ex::Var&) { return std::string_view("variable"); },
+                             [](const ex::Let&) { return std::string_view("let"); },
+                             [](const ex::If&) { return std::string_view("if"); },
+                             [](const ex::Tuple&) { return std::string_view("tuple"); },
+                             [](const ex::Proj&) { return std::string_view("proj"); },
+                             [](const ex::Index&) { return std::string_view("ix"); },
+                             [](const ex::Cast&) { return std::string_view("cast"); },
+                             [](const ex::While&) { return std::string_view("while"); },
+                             [](const ex::ShapeOf&) { return std::string_view("shape"); },
+                             [](const ex::SizeOf&) { return std::string_view("size"); },
+                             [](const ex::Read&) { return std::string_view("!"); },
+                             [](const ex::LinearRead&) { return std::string_view("!!"); },
+                             [](const ex::The&) { return std::string_view("the"); },
+                             [](const ex::ToIndex&) { return std::string_view("to-index"); },
+                             [](const ex::FromIndex&) { return std::string_view("from-index"); },
+                             [](const ex::Ignore&) { return std::string_view("ignore"); },
+                             [](const ex::Trace&) { return std::string_view("trace"); },
+                             [](const ex::PrimApp& p) { return prim_name(p.op); },
+                             [](const ex::At&) { return std::string_view("at"); },
+                             [](const ex::Call& c) { return std::string_view(c.name); }},
+                    n);
 }
 
 std::string_view form_name(const AccNode& n) {
@@ -62,7 +62,8 @@ std::string_view form_name(const AccNode& n) {
                [](const ac::Stencil&) { return std::string_view("stencil"); },
                [](const ac::Awhile&) { return std::string_view("awhile"); },
                [](const ac::ATrace&) { return std::string_view("atrace"); },
-               [](const ac::ACond&) { return std::string_view("acond"); }},
+               [](const ac::ACond&) { return std::string_view("acond"); },
+               [](const ac::Call& c) { return std::string_view(c.name); }},
       n);
 }
 

@@ -24,17 +24,23 @@ struct Acc;
 using ExpPtr = std::shared_ptr<Exp>;
 using AccPtr = std::shared_ptr<Acc>;
 
+// `typed` is false when the text omits the type (`(lambda (a b) ...)`): the
+// checker infers it and the printer leaves it out again.
 struct Param {
   std::string name;
   Type type;
   SrcLoc loc;
+  bool typed = true;
 };
 
-// A scalar function, e.g. `(lambda ((a f32) (b f32)) (+ a b))`.
+// A scalar function, e.g. `(lambda ((a f32) (b f32)) (+ a b))`. `written_as`
+// is set when the text named a function instead (`+`, `sq`): then the
+// params are untyped and the body applies that function to them.
 struct Lambda {
   std::vector<Param> params;
   ExpPtr body;
   SrcLoc loc;
+  std::string written_as = {};
 };
 
 // An array function (the two functions of `awhile`).
@@ -44,11 +50,18 @@ struct ALambda {
   SrcLoc loc;
 };
 
+// An operand of a call: an array, a scalar or a function (exactly one is set).
+struct Operand {
+  AccPtr array;
+  ExpPtr scalar;
+  std::shared_ptr<Lambda> fn;
+};
+
 // ---------------------------------------------------------------- scalar forms
 namespace ex {
 struct Const { Scalar value; };
 struct Var { std::string name; };
-struct Binding { std::string name; ExpPtr value; SrcLoc loc; };
+struct Binding { std::string name; ExpPtr value; SrcLoc loc; std::shared_ptr<Lambda> fn = {}; }; // value or (f (lambda ...))
 struct Let { std::vector<Binding> bindings; ExpPtr body; };       // sequential
 struct If { ExpPtr cond, then_branch, else_branch; };
 struct Tuple { std::vector<ExpPtr> elems; };
@@ -73,12 +86,16 @@ struct Ignore { int rank; };                                      // (ignore R)
 struct Trace { std::string label; ExpPtr arg; };                  // (trace "l" e)
 struct PrimApp { Prim op; std::vector<ExpPtr> args; };            // (op e ...)
 struct At { std::string window; std::vector<int64_t> offsets; };  // (at nb o ...)
+// (f e ...): a `define`d or `let`-bound function, or a scalar form of
+// core/sugar.h. Only the parser makes it; the checker replaces it by its
+// expansion (core/expand.h), so engines never see one.
+struct Call { std::string name; std::vector<Operand> args; };
 } // namespace ex
 
 using ExpNode = std::variant<ex::Const, ex::Var, ex::Let, ex::If, ex::Tuple, ex::Proj, ex::Index,
                              ex::Cast, ex::While, ex::ShapeOf, ex::SizeOf, ex::Read,
                              ex::LinearRead, ex::The, ex::ToIndex, ex::FromIndex, ex::Ignore,
-                             ex::Trace, ex::PrimApp, ex::At>;
+                             ex::Trace, ex::PrimApp, ex::At, ex::Call>;
 
 struct Exp {
   ExpNode node;
@@ -119,13 +136,16 @@ struct Stencil { std::vector<int64_t> window; Boundary boundary; Lambda f; AccPt
 struct Awhile { ALambda cond, body; AccPtr init; };
 struct ATrace { std::string label; AccPtr a; };
 struct ACond { ExpPtr cond; AccPtr then_branch, else_branch; };
+// (f a ...): an `adefine`d function or an array form of core/sugar.h; replaced
+// by its expansion when checked, like ex::Call.
+struct Call { std::string name; std::vector<Operand> args; };
 } // namespace ac
 
 using AccNode = std::variant<ac::Var, ac::Alet, ac::ATuple, ac::AProj, ac::Use, ac::Unit,
                              ac::Generate, ac::Fill, ac::Map, ac::ZipWith, ac::Fold,
                              ac::FoldSeg, ac::Scan, ac::Permute, ac::Backpermute, ac::Reshape,
                              ac::Replicate, ac::Slice, ac::Stencil, ac::Awhile, ac::ATrace,
-                             ac::ACond>;
+                             ac::ACond, ac::Call>;
 
 struct Acc {
   AccNode node;
@@ -133,8 +153,21 @@ struct Acc {
   Type type; // set by the type checker
 };
 
+// A named function written before the program: `(define (f (x T) ...) e)`,
+// a scalar function (`scalar_body`), or `(adefine (f (xs (array E R)) (n T)
+// ...) a)`, an array function (`array_body`). A scalar parameter may omit its
+// type (inferred at each call); an array parameter must give it.
+struct Define {
+  std::string name;
+  std::vector<Param> params;
+  ExpPtr scalar_body;
+  AccPtr array_body;
+  SrcLoc loc;
+};
+
 struct Program {
-  std::vector<Param> params; // array-typed parameters
+  std::vector<Define> defines; // in the order written; each sees only the ones before
+  std::vector<Param> params;   // array-typed parameters
   AccPtr body;
   SrcLoc loc;
   Type result;          // set by the type checker

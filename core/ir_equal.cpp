@@ -34,6 +34,8 @@ bool same(const Param& a, const Param& b);
 bool same(const ex::Binding& a, const ex::Binding& b);
 bool same(const ac::Binding& a, const ac::Binding& b);
 bool same(const ac::SpecItem& a, const ac::SpecItem& b);
+bool same(const Operand& a, const Operand& b);
+bool same(const Define& a, const Define& b);
 
 bool same(const ExpPtr& a, const ExpPtr& b) {
   return a && b ? equal(*a, *b) : a == b;
@@ -49,11 +51,18 @@ template <class T> bool same(const std::vector<T>& a, const std::vector<T>& b) {
   return true;
 }
 
+// An inferred parameter type is the checker's, so it is not compared.
 bool same(const Param& a, const Param& b) {
-  return a.name == b.name && a.type == b.type;
+  return a.name == b.name && a.typed == b.typed && (!a.typed || a.type == b.type);
 }
 bool same(const Lambda& a, const Lambda& b) {
-  return same(a.params, b.params) && same(a.body, b.body);
+  return a.written_as == b.written_as && same(a.params, b.params) && same(a.body, b.body);
+}
+bool same(const std::shared_ptr<Lambda>& a, const std::shared_ptr<Lambda>& b) {
+  return a && b ? same(*a, *b) : a == b;
+}
+bool same(const Operand& a, const Operand& b) {
+  return same(a.array, b.array) && same(a.scalar, b.scalar) && same(a.fn, b.fn);
 }
 bool same(const ALambda& a, const ALambda& b) {
   return same(a.params, b.params) && same(a.body, b.body);
@@ -67,7 +76,7 @@ bool same(const ex::Var& a, const ex::Var& b) {
   return a.name == b.name;
 }
 bool same(const ex::Binding& a, const ex::Binding& b) {
-  return a.name == b.name && same(a.value, b.value);
+  return a.name == b.name && same(a.value, b.value) && same(a.fn, b.fn);
 }
 bool same(const ex::Let& a, const ex::Let& b) {
   return same(a.bindings, b.bindings) && same(a.body, b.body);
@@ -123,6 +132,9 @@ bool same(const ex::PrimApp& a, const ex::PrimApp& b) {
 }
 bool same(const ex::At& a, const ex::At& b) {
   return a.window == b.window && a.offsets == b.offsets;
+}
+bool same(const ex::Call& a, const ex::Call& b) {
+  return a.name == b.name && same(a.args, b.args);
 }
 
 // ----------------------------------------------------------------- array forms
@@ -204,6 +216,14 @@ bool same(const ac::ACond& a, const ac::ACond& b) {
          same(a.else_branch, b.else_branch);
 }
 
+bool same(const ac::Call& a, const ac::Call& b) {
+  return a.name == b.name && same(a.args, b.args);
+}
+bool same(const Define& a, const Define& b) {
+  return a.name == b.name && same(a.params, b.params) && same(a.scalar_body, b.scalar_body) &&
+         same(a.array_body, b.array_body);
+}
+
 // Same alternative of the variant, then the same fields.
 template <class Variant> bool same_node(const Variant& a, const Variant& b) {
   if (a.index() != b.index()) return false;
@@ -221,7 +241,7 @@ bool equal(const Acc& a, const Acc& b) {
 }
 
 bool equal(const Program& a, const Program& b) {
-  return same(a.params, b.params) && same(a.body, b.body);
+  return same(a.defines, b.defines) && same(a.params, b.params) && same(a.body, b.body);
 }
 
 } // namespace strata

@@ -25,6 +25,15 @@
 
 namespace strata {
 
+// The operands of a call (a function's body counts as a child).
+template <class X, class A> void operands(std::vector<Operand>& ops, X& x, A& a) {
+  for (Operand& o : ops) {
+    a(o.array);
+    x(o.scalar);
+    if (o.fn) x(o.fn->body);
+  }
+}
+
 template <class OnExp, class OnAcc>
 void for_each_child_slot(Exp& e, OnExp&& on_exp, OnAcc&& on_acc) {
   auto x = [&](ExpPtr& p) {
@@ -42,8 +51,10 @@ void for_each_child_slot(Exp& e, OnExp&& on_exp, OnAcc&& on_acc) {
                       [](ex::Ignore&) {},
                       [](ex::At&) {},
                       [&](ex::Let& n) {
-                        for (ex::Binding& b : n.bindings)
+                        for (ex::Binding& b : n.bindings) {
                           x(b.value);
+                          if (b.fn) x(b.fn->body);
+                        }
                         x(n.body);
                       },
                       [&](ex::If& n) {
@@ -80,7 +91,8 @@ void for_each_child_slot(Exp& e, OnExp&& on_exp, OnAcc&& on_acc) {
                         x(n.index);
                       },
                       [&](ex::Trace& n) { x(n.arg); },
-                      [&](ex::PrimApp& n) { xs(n.args); }},
+                      [&](ex::PrimApp& n) { xs(n.args); },
+                      [&](ex::Call& n) { operands(n.args, x, a); }},
              e.node);
 }
 
@@ -180,7 +192,8 @@ void for_each_child_slot(Acc& node, OnExp&& on_exp, OnAcc&& on_acc) {
                         x(n.cond);
                         a(n.then_branch);
                         a(n.else_branch);
-                      }},
+                      },
+                      [&](ac::Call& n) { operands(n.args, x, a); }},
              node.node);
 }
 

@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "core/prim.h"
 #include "core/sexp.h"
+#include "core/sugar.h"
 
 namespace strata {
 namespace {
@@ -50,14 +51,81 @@ class Converter {
 public:
   explicit Converter(std::shared_ptr<const std::string> file) : file_(std::move(file)) {}
 
+  // A file: its definitions, then its program (the last datum).
+  Program file(const Sexp& all) const {
+    std::vector<Define> defines;
+    for (size_t i = 0; i + 1 < all.items.size(); ++i) {
+      if (all.items[i].head() == "program")
+        fail(all.items[i + 1],
+             "expected end of input after the program, found " + describe(all.items[i + 1]));
+      defines.push_back(define(all.items[i]));
+    }
+    const Sexp& last = all.items.back();
+    if (is_definition(last))
+      fail(last, "expected the program `(program ((x T) ...) body)` after the definitions, "
+                 "found none");
+    Program p = program(last);
+    p.defines = std::move(defines);
+    return p;
+  }
+
   Program program(const Sexp& s) const {
     expect_form(s, "program", "a program `(program ((x T) ...) body)`");
     operands(s, 2, "params body");
     Program p;
-    p.params = params(s.items[1]);
+    p.params = params(s.items[1], false);
     p.body = acc(s.items[2]);
     p.loc = loc(s);
     return p;
+  }
+
+  static bool is_definition(const Sexp& s) { return s.head() == "define" || s.head() == "adefine"; }
+
+  // `(define (f p ...) e)` or `(adefine (f p ...) a)`; a parameter is `(x T)`,
+  // or a bare name for a scalar of inferred type.
+  Define define(const Sexp& s) const {
+    if (!is_definition(s))
+      fail(s, "expected a definition `(define (f (x T) ...) e)` or `(adefine (f (x T) ...) a)` "
+              "before the program, found " +
+                  describe(s));
+    bool array = s.head() == "adefine";
+    operands(s, 2, "(f params ...) body");
+    const Sexp& sig = expect_list(s.items[1], "a signature `(f (x T) ...)`");
+    if (sig.items.empty()) fail(sig, "expected a signature `(f (x T) ...)`, found `()`");
+    Define d;
+    d.name = name(sig.items[0]);
+    d.loc = loc(s);
+    check_function_name(sig.items[0]);
+    Function info{d.name, array, {}, d.loc};
+    for (size_t i = 1; i < sig.items.size(); ++i) {
+      Param p = param(sig.items[i], true);
+      if (p.typed && p.type.is_array() && !array)
+        fail(sig.items[i], "parameter " + quote(p.name) + " of the scalar function " +
+                               quote(d.name) + " is an array: use `adefine` for a function of " +
+                               "arrays");
+      if (p.typed && (p.type.is_window() || (p.type.is_tuple() && p.type.is_arrays())))
+        fail(sig.items[i], "parameter " + quote(p.name) + " of " + quote(d.name) +
+                               " must be a scalar, a tuple of scalars or an array, found " +
+                               p.type.str());
+      info.array_params.push_back(p.typed && p.type.is_array());
+      d.params.push_back(std::move(p));
+    }
+    defining_.push_back(d.name);
+    if (array)
+      d.array_body = acc(s.items[2]);
+    else
+      d.scalar_body = exp(s.items[2]);
+    defining_.pop_back();
+    defines_.push_back(std::move(info));
+    return d;
+  }
+
+  // A function's name must not hide a form, a primitive or another function.
+  void check_function_name(const Sexp& at) const {
+    const std::string& n = at.text;
+    if (is_keyword(n)) fail(at, quote(n) + " is a form of the language; choose another name");
+    for (const Function& f : defines_)
+      if (f.name == n) fail(at, quote(n) + " is already defined at " + f.loc.str());
   }
 
   ExpPtr exp(const Sexp& s) const {
@@ -307,35 +375,143 @@ public:
 
   // ---------------------------------------------------------- lambdas, params
 
-  std::vector<Param> params(const Sexp& s) const {
+  // `(x T)`, or (where the type can be inferred) a bare name `x`.
+  Param param(const Sexp& p, bool untyped_ok) const {
+    if (untyped_ok && p.is_atom()) return Param{name(p), Type{}, loc(p), false};
+    if (p.is_list() && p.items.size() == 1 && p.items[0].is_atom())
+      fail(p, "parameter " + quote(p.items[0].text) + " has no type: expected `(" +
+                  sanitize(p.items[0].text) + " T)`" + (untyped_ok ? " or a bare name" : ""));
+    if (!p.is_list() || p.items.size() != 2)
+      fail(p, "expected a parameter `(x T)`, found " + describe(p));
+    return Param{name(p.items[0]), type(p.items[1]), loc(p)};
+  }
+
+  std::vector<Param> params(const Sexp& s, bool untyped_ok) const {
     expect_list(s, "a parameter list `((x T) ...)`");
     std::vector<Param> out;
-    for (const Sexp& p : s.items) {
-      if (p.is_list() && p.items.size() == 1 && p.items[0].is_atom())
-        fail(p, "parameter " + quote(p.items[0].text) + " has no type: expected `(" +
-                    sanitize(p.items[0].text) + " T)`");
-      if (!p.is_list() || p.items.size() != 2)
-        fail(p, "expected a parameter `(x T)`, found " + describe(p));
-      out.push_back(Param{name(p.items[0]), type(p.items[1]), loc(p)});
+    for (const Sexp& p : s.items)
+      out.push_back(param(p, untyped_ok));
+    return out;
+  }
+
+  // A function operand: `(lambda (p ...) body)`, or the name of a primitive
+  // or of a scalar function, which stands for the lambda that applies it.
+  Lambda lambda(const Sexp& s) const {
+    if (s.is_atom()) return named_function(s);
+    expect_form(s, "lambda", "a function `(lambda ((x T) ...) body)`");
+    operands(s, 2, "params body");
+    Lambda l;
+    l.params = params(s.items[1], true);
+    l.body = exp(s.items[2]);
+    l.loc = loc(s);
+    return l;
+  }
+
+  Lambda named_function(const Sexp& s) const {
+    Lambda l;
+    l.loc = loc(s);
+    l.written_as = s.text;
+    size_t arity = 0;
+    std::optional<Prim> prim = prim_from_name(s.text);
+    if (prim) {
+      arity = size_t(prim_arity(*prim));
+    } else if (const Function* f = function(s.text, false)) {
+      arity = f->array_params.size();
+    } else {
+      fail(s, "expected a function `(lambda (x ...) body)`, a primitive or a scalar function's "
+              "name, found " +
+                  describe(s));
+    }
+    std::vector<ExpPtr> args;
+    for (size_t i = 0; i < arity; ++i) {
+      std::string n = "x" + std::to_string(i + 1);
+      l.params.push_back(Param{n, Type{}, l.loc, false});
+      args.push_back(make_exp(ex::Var{n}, l.loc));
+    }
+    if (prim) {
+      l.body = make_exp(ex::PrimApp{*prim, std::move(args)}, l.loc);
+    } else {
+      std::vector<Operand> ops;
+      for (ExpPtr& a : args)
+        ops.push_back(Operand{nullptr, std::move(a), nullptr});
+      l.body = make_exp(ex::Call{s.text, std::move(ops)}, l.loc);
+    }
+    return l;
+  }
+
+  // ------------------------------------------------------------- functions
+
+  // A function the text can call at a point: a definition before it, or a
+  // `let`-bound lambda around it.
+  struct Function {
+    std::string name;
+    bool array; // adefine
+    std::vector<bool> array_params;
+    SrcLoc loc;
+  };
+
+  const Function* function(std::string_view n, bool array) const {
+    for (auto it = local_.rbegin(); it != local_.rend(); ++it)
+      if (it->name == n) return array ? nullptr : &*it;
+    for (const Function& f : defines_)
+      if (f.name == n && f.array == array) return &f;
+    return nullptr;
+  }
+
+  const Function* any_function(std::string_view n) const {
+    if (const Function* f = function(n, false)) return f;
+    return function(n, true);
+  }
+
+  // `(f e ...)` of a function in scope: its operands by the parameters' kinds.
+  std::vector<Operand> call_operands(const Sexp& s, const Function& f) const {
+    if (s.operand_count() != f.array_params.size())
+      fail(s, quote(f.name) + " takes " + std::to_string(f.array_params.size()) +
+                  (f.array_params.size() == 1 ? " argument" : " arguments") + " (defined at " +
+                  f.loc.str() + "), found " + std::to_string(s.operand_count()));
+    std::vector<Operand> out;
+    for (size_t i = 1; i < s.items.size(); ++i) {
+      if (f.array_params[i - 1])
+        out.push_back(Operand{acc(s.items[i]), nullptr, nullptr});
+      else
+        out.push_back(Operand{nullptr, exp(s.items[i]), nullptr});
     }
     return out;
   }
 
-  Lambda lambda(const Sexp& s) const {
-    expect_form(s, "lambda", "a function `(lambda ((x T) ...) body)`");
-    operands(s, 2, "params body");
-    Lambda l;
-    l.params = params(s.items[1]);
-    l.body = exp(s.items[2]);
-    l.loc = loc(s);
-    return l;
+  std::vector<Operand> sugar_operands(const Sexp& s, const SugarForm& f) const {
+    if (!sugar_arity_ok(f, s.operand_count()))
+      fail(s, quote(f.name) + " takes operands (" + std::string(f.sig) + "), found " +
+                  std::to_string(s.operand_count()));
+    std::vector<Operand> out;
+    for (size_t i = 1; i < s.items.size(); ++i) {
+      switch (sugar_operand_kind(f, i - 1)) {
+      case 'a': out.push_back(Operand{acc(s.items[i]), nullptr, nullptr}); break;
+      case 'e': out.push_back(Operand{nullptr, exp(s.items[i]), nullptr}); break;
+      default:
+        out.push_back(Operand{nullptr, nullptr, std::make_shared<Lambda>(lambda(s.items[i]))});
+      }
+    }
+    return out;
+  }
+
+  // The message for a name in call position that is no function here.
+  [[noreturn]] void not_a_function(const Sexp& s, std::string_view f, bool array_position) const {
+    for (const std::string& d : defining_)
+      if (d == f)
+        fail(s, quote(f) + " calls itself: a function cannot be recursive (nor use its own name)");
+    if (const Function* other = any_function(f))
+      fail(s, quote(f) + " is " + (other->array ? "an array" : "a scalar") +
+                  " function (defined at " + other->loc.str() + "), but " +
+                  (array_position ? "an array" : "a scalar") + " expression is expected here");
+    fail(s, "unknown form " + quote(f));
   }
 
   ALambda alambda(const Sexp& s) const {
     expect_form(s, "lambda", "an array function `(lambda ((x T) ...) body)`");
     operands(s, 2, "params body");
     ALambda l;
-    l.params = params(s.items[1]);
+    l.params = params(s.items[1], true);
     l.body = acc(s.items[2]);
     l.loc = loc(s);
     return l;
@@ -370,11 +546,26 @@ public:
     return s.items;
   }
 
+  // A binding is `(x e)`, or `(f (lambda (p ...) body))`: a function of the
+  // bindings after it and of the body.
   ExpNode let(const Sexp& s) const {
     ex::Let let;
-    for (const Sexp& b : binding_list(s.items[1]))
-      let.bindings.push_back(ex::Binding{name(b.items[0]), exp(b.items[1]), loc(b)});
+    size_t functions = 0;
+    for (const Sexp& b : binding_list(s.items[1])) {
+      std::string n = name(b.items[0]);
+      if (b.items[1].head() != "lambda") {
+        let.bindings.push_back(ex::Binding{n, exp(b.items[1]), loc(b)});
+        continue;
+      }
+      defining_.push_back(n);
+      auto fn = std::make_shared<Lambda>(lambda(b.items[1]));
+      defining_.pop_back();
+      local_.push_back(Function{n, false, std::vector<bool>(fn->params.size(), false), loc(b)});
+      ++functions;
+      let.bindings.push_back(ex::Binding{n, nullptr, loc(b), std::move(fn)});
+    }
     let.body = exp(s.items[2]);
+    local_.resize(local_.size() - functions);
     return let;
   }
 
@@ -484,7 +675,12 @@ public:
       write_value(a, elem.elems()[k], v.items[k], i, leaf);
   }
 
+  static bool is_keyword(std::string_view n);
+
   std::shared_ptr<const std::string> file_;
+  mutable std::vector<Function> defines_;     // the definitions read so far
+  mutable std::vector<Function> local_;       // `let`-bound functions in scope, innermost last
+  mutable std::vector<std::string> defining_; // the functions whose bodies are being read
 };
 
 // ======================================================================== forms
@@ -664,21 +860,33 @@ ExpNode Converter::exp_form(const Sexp& s) const {
     operands(s, size_t(n), n == 1 ? "a" : "a b");
     return ex::PrimApp{*p, exps(s, 1)};
   }
-  if (find_form(kAccForms, f))
+  if (const Function* fn = function(f, false)) return ex::Call{fn->name, call_operands(s, *fn)};
+  if (const SugarForm* sugar = find_sugar(f, false, s.operand_count()))
+    return ex::Call{std::string(f), sugar_operands(s, *sugar)};
+  if (find_form(kAccForms, f) || find_sugar(f, true, s.operand_count()))
     fail(s, "expected a scalar expression, found the array operation " + quote(f) +
                 " (nested data parallelism)");
-  fail(s, "unknown form " + quote(f));
+  not_a_function(s, f, false);
 }
 
 AccNode Converter::acc_form(const Sexp& s) const {
   std::string_view f = form_name(s);
+  if (const SugarForm* sugar = find_sugar(f, true, s.operand_count()))
+    return ac::Call{std::string(f), sugar_operands(s, *sugar)};
   if (const AccForm* form = find_form(kAccForms, f)) {
     if (form->arity >= 0) operands(s, size_t(form->arity), form->operands);
     return form->build(*this, s.items, s);
   }
-  if (find_form(kExpForms, f) || prim_from_name(f))
+  if (const Function* fn = function(f, true)) return ac::Call{fn->name, call_operands(s, *fn)};
+  if (find_form(kExpForms, f) || prim_from_name(f) || find_sugar(f, false, s.operand_count()))
     fail(s, "expected an array expression, found the scalar form " + quote(f));
-  fail(s, "unknown form " + quote(f));
+  not_a_function(s, f, true);
+}
+
+bool Converter::is_keyword(std::string_view n) {
+  return find_form(kExpForms, n) || find_form(kAccForms, n) || prim_from_name(n) ||
+         find_sugar(n, true, 99) || find_sugar(n, false, 99) || n == "lambda" || n == "program" ||
+         n == "define" || n == "adefine" || n == "fold1";
 }
 
 template <class F>
@@ -693,8 +901,10 @@ auto parse_with(std::string_view text, const std::string& file_name, std::string
 } // namespace
 
 Program parse_program(std::string_view text, const std::string& file_name) {
-  return parse_with(text, file_name, "a program `(program ...)`", "the program",
-                    [](Converter& c, const Sexp& s) { return c.program(s); });
+  auto file = std::make_shared<const std::string>(file_name);
+  Sexp all = read_sexps(text, file, "a program `(program ...)`");
+  Converter c(file);
+  return c.file(all);
 }
 
 ExpPtr parse_exp(std::string_view text, const std::string& file_name) {

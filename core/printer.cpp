@@ -151,11 +151,12 @@ Doc type_doc(const Type& t) {
 Doc params_doc(const std::vector<Param>& params) {
   std::vector<Doc> items;
   for (const Param& p : params)
-    items.push_back(list({leaf(p.name), type_doc(p.type)}, 2));
+    items.push_back(p.typed ? list({leaf(p.name), type_doc(p.type)}, 2) : leaf(p.name));
   return list(std::move(items), 1, 1);
 }
 
 Doc lambda_doc(const Lambda& f) {
+  if (!f.written_as.empty()) return leaf(f.written_as);
   return form("lambda", {params_doc(f.params), exp_doc(f.body)}, 1);
 }
 Doc lambda_doc(const ALambda& f) {
@@ -166,7 +167,7 @@ template <class Binding> Doc bindings_doc(const std::vector<Binding>& bindings) 
   std::vector<Doc> items;
   for (const Binding& b : bindings) {
     if constexpr (std::is_same_v<Binding, ex::Binding>)
-      items.push_back(list({leaf(b.name), exp_doc(b.value)}, 2));
+      items.push_back(list({leaf(b.name), b.fn ? lambda_doc(*b.fn) : exp_doc(b.value)}, 2));
     else
       items.push_back(list({leaf(b.name), acc_doc(b.value)}, 2));
   }
@@ -177,6 +178,13 @@ std::vector<Doc> exp_docs(const std::vector<ExpPtr>& es) {
   std::vector<Doc> out;
   for (const ExpPtr& e : es)
     out.push_back(exp_doc(e));
+  return out;
+}
+
+std::vector<Doc> operand_docs(const std::vector<Operand>& ops) {
+  std::vector<Doc> out;
+  for (const Operand& o : ops)
+    out.push_back(o.array ? acc_doc(o.array) : o.scalar ? exp_doc(o.scalar) : lambda_doc(*o.fn));
   return out;
 }
 
@@ -229,6 +237,7 @@ Doc exp_node_doc(const ExpNode& node) {
             size_t n = ops.size();
             return form("at", std::move(ops), n);
           },
+          [](const ex::Call& c) { return call(c.name, operand_docs(c.args)); },
       },
       node);
 }
@@ -375,6 +384,7 @@ Doc acc_form_doc(const AccNode& node) {
             return form("acond", {exp_doc(c.cond), acc_doc(c.then_branch), acc_doc(c.else_branch)},
                         1);
           },
+          [](const ac::Call& c) { return form(c.name, operand_docs(c.args)); },
       },
       node);
 }
@@ -386,7 +396,10 @@ bool takes_function(const AccNode& node) {
          std::holds_alternative<ac::FoldSeg>(node) || std::holds_alternative<ac::Scan>(node) ||
          std::holds_alternative<ac::Permute>(node) ||
          std::holds_alternative<ac::Backpermute>(node) ||
-         std::holds_alternative<ac::Stencil>(node) || std::holds_alternative<ac::Awhile>(node);
+         std::holds_alternative<ac::Stencil>(node) || std::holds_alternative<ac::Awhile>(node) ||
+         (std::holds_alternative<ac::Call>(node) &&
+          std::ranges::any_of(std::get<ac::Call>(node).args,
+                              [](const Operand& o) { return o.fn != nullptr; }));
 }
 
 Doc acc_node_doc(const AccNode& node) {
@@ -406,8 +419,23 @@ std::string render(const Doc& d) {
 
 } // namespace
 
+// `(define (f p ...) body)`: the signature and the body on their own lines
+// unless the whole fits on one.
+Doc define_doc(const Define& d) {
+  std::vector<Doc> sig{leaf(d.name)};
+  for (Doc& p : params_doc(d.params).items)
+    sig.push_back(std::move(p));
+  Doc body = d.array_body ? acc_doc(d.array_body) : exp_doc(d.scalar_body);
+  return form(d.array_body ? "adefine" : "define", {list(std::move(sig), 1, 1), std::move(body)},
+              1);
+}
+
+// Definitions, each followed by a blank line, then the program.
 std::string print_program(const Program& p) {
-  return render(forced(form("program", {params_doc(p.params), acc_doc(p.body)}, 1))) + "\n";
+  std::string out;
+  for (const Define& d : p.defines)
+    out += render(define_doc(d)) + "\n\n";
+  return out + render(forced(form("program", {params_doc(p.params), acc_doc(p.body)}, 1))) + "\n";
 }
 
 std::string print_exp(const Exp& e) {

@@ -86,6 +86,21 @@ public:
     return s;
   }
 
+  // Every datum of the text, as the items of one list at line 1, column 1
+  // (end position 0:0, so no comment is taken to follow it).
+  Sexp read_all(std::string_view what) {
+    Sexp all;
+    all.kind = Sexp::Kind::List;
+    all.line = 1;
+    all.col = 1;
+    for (skip_blank(); !at_end(); skip_blank()) {
+      all.items.push_back(read_datum(0));
+    }
+    if (all.items.empty())
+      fail(line_, col_, "expected " + std::string(what) + ", found end of input");
+    return all;
+  }
+
 private:
   bool at_end() const { return pos_ >= text_.size(); }
   char peek() const { return text_[pos_]; }
@@ -246,6 +261,11 @@ Sexp read_sexp_with_comments(std::string_view text, std::shared_ptr<const std::s
                              std::string_view what, std::string_view after,
                              std::vector<Comment>& comments) {
   return Reader(text, std::move(file), &comments).read_only(what, after);
+}
+
+Sexp read_sexps(std::string_view text, std::shared_ptr<const std::string> file,
+                std::string_view what, std::vector<Comment>* comments) {
+  return Reader(text, std::move(file), comments).read_all(what);
 }
 
 } // namespace strata::sexp

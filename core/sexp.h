@@ -55,6 +55,12 @@ Sexp read_sexp_with_comments(std::string_view text, std::shared_ptr<const std::s
                              std::string_view what, std::string_view after,
                              std::vector<Comment>& comments);
 
+// Every datum of `text` (at least one), as the items of one list; the
+// comments too when `comments` is given. A program file is read this way:
+// its definitions, then its program.
+Sexp read_sexps(std::string_view text, std::shared_ptr<const std::string> file,
+                std::string_view what, std::vector<Comment>* comments = nullptr);
+
 // Source text quoted in a message: non-printable bytes as \xNN, long text cut short.
 std::string sanitize(std::string_view s);
 std::string quote(std::string_view s); // `text`

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "core/check.h"
 #include "core/overload.h"
 
 namespace strata::cuda {
@@ -368,6 +369,7 @@ Val ScalarGen::exp(const Exp& e) {
           },
           [&](const ex::Trace& x) -> Val { return exp(*x.arg); },
           [&](const ex::PrimApp& x) -> Val { return prim(x, e); },
+          [&](const ex::Call&) -> Val { unexpanded_call(e.loc); },
           [&](const ex::At& x) -> Val {
             if (!window || x.window != window->name)
               throw Error(ErrorKind::Type, e.loc, "`at` outside its stencil");

@@ -18,6 +18,7 @@
 
 #include <unordered_map>
 
+#include "core/check.h"
 #include "core/ir_walk.h"
 #include "core/overload.h"
 
@@ -444,6 +445,7 @@ private:
               AccPtr t = acc_scope(made(n, 0), c.then_branch.get());
               return mk(ac::ACond{k, t, acc_scope(made(n, 1), c.else_branch.get())});
             },
+            [&](const ac::Call&) -> AccPtr { unexpanded_call(n.loc); },
         },
         n.node);
   }
@@ -586,6 +588,7 @@ private:
             [&](const ex::At& a) {
               return mk(ex::At{lookup(a.window, false), a.offsets});
             },
+            [&](const ex::Call&) -> ExpPtr { unexpanded_call(n.loc); },
         },
         n.node);
   }

@@ -566,6 +566,8 @@ private:
     return collective(std::move(loop), {}, a);
   }
 
+  Node form(const ac::Call&, const Acc& a) { unexpanded_call(a.loc); }
+
   Node form(const ac::ACond& c, const Acc& a) {
     kn::Branch br;
     br.cond = rw(c.cond);

@@ -1,4 +1,5 @@
 #include "fusion/uses.h"
+#include "core/check.h"
 
 #include "core/ir_walk.h"
 #include "core/overload.h"
@@ -129,6 +130,8 @@ private:
     in_loop_ = saved;
   }
   void form(const ac::ATrace& t, bool) { acc(*t.a); }
+  void form(const ac::Call&, bool) { unexpanded_call({}); }
+
   void form(const ac::ACond& c, bool) {
     exp(*c.cond);
     acc(*c.then_branch);

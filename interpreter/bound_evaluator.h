@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/check.h"
 #include "interpreter/bounds.h"
 
 namespace strata {
@@ -59,6 +60,7 @@ private:
   BValue ev(const ex::Trace& t, const Exp&);
   BValue ev(const ex::PrimApp& p, const Exp& e);
   BValue ev(const ex::At& a, const Exp&);
+  BValue ev(const ex::Call&, const Exp& e) { unexpanded_call(e.loc); }
 
   BArrays eval(const Acc& a);
   BoundedArray eval_array(const Acc& a);
@@ -86,6 +88,7 @@ private:
   BArrays ev(const ac::Awhile& w, const Acc&);
   BArrays ev(const ac::ATrace& t, const Acc&);
   BArrays ev(const ac::ACond& c, const Acc&);
+  BArrays ev(const ac::Call&, const Acc& a) { unexpanded_call(a.loc); }
 
   // bound_reductions.cpp
   BArrays ev(const ac::Fold& f, const Acc& a);

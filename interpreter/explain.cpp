@@ -1,4 +1,5 @@
 #include "interpreter/explain.h"
+#include "core/check.h"
 
 #include <algorithm>
 #include <iterator>
@@ -347,6 +348,8 @@ private:
   }
 
   // A stencil read: the neighbour it lands on after the boundary, and why.
+  Value ev(const ex::Call&, const Exp& e, ExplainNode*) { unexpanded_call(e.loc); }
+
   Value ev(const ex::At& at, const Exp& e, ExplainNode* r) {
     const Window& w = *window_;
     const Shape& sh = w.array->shape();
@@ -650,6 +653,10 @@ private:
     return v;
   }
 
+  Value el(const ac::Call&, const Acc& a, size_t, const Index&, ExplainNode*) {
+    unexpanded_call(a.loc);
+  }
+
   Value el(const ac::ACond& c, const Acc&, size_t comp, const Index& I, ExplainNode* r) {
     return exp(*c.cond, r).truthy() ? elem(*c.then_branch, comp, I, r)
                                     : elem(*c.else_branch, comp, I, r);
@@ -662,7 +669,8 @@ void text(const ExplainNode& n, int depth, std::string& out) {
   out += n.what;
   if (!n.value.empty()) out += " = " + n.value;
   if (!n.with.empty()) out += "  with " + n.with;
-  if (n.loc.known()) out += "  @" + std::to_string(n.loc.line) + ":" + std::to_string(n.loc.col);
+  if (n.loc.known())
+    out += "  @" + std::to_string(n.loc.line) + ":" + std::to_string(n.loc.col) + n.loc.calls();
   out += "\n";
   for (const ExplainNode& c : n.children)
     text(c, depth + 1, out);
@@ -696,6 +704,7 @@ void json(const ExplainNode& n, int depth, std::string& out) {
   if (!n.value.empty()) out += ", \"value\": " + json_string(n.value);
   if (!n.with.empty()) out += ", \"with\": " + json_string(n.with);
   if (n.loc.known()) out += ", \"loc\": " + json_string(n.loc.str());
+  if (n.loc.via) out += ", \"calls\": " + json_string(n.loc.calls().substr(2));
   if (n.omitted > 0) out += ", \"omitted\": " + std::to_string(n.omitted);
   if (!n.children.empty()) {
     out += ", \"children\": [\n";

@@ -247,8 +247,8 @@ private:
   Value ev(const ex::Trace& t, const Exp& e) {
     Value v = eval(*t.arg);
     if (options_.trace && trace_selected(options_.trace_filter, e.loc, "trace", t.label))
-      *options_.trace << e.loc.str() << ": " << element_context() << "trace " << t.label << ": "
-                      << value_str(v) << "\n";
+      *options_.trace << e.loc.str() << e.loc.calls() << ": " << element_context() << "trace "
+                      << t.label << ": " << value_str(v) << "\n";
     return v;
   }
 
@@ -269,6 +269,8 @@ private:
       args[i] = eval(*p.args[i]).scalar;
     return apply_prim(p.op, args, e.loc);
   }
+
+  Value ev(const ex::Call&, const Exp& e) { unexpanded_call(e.loc); } // checking expanded it
 
   Value ev(const ex::At& a, const Exp&) {
     const Window& w = *window_;
@@ -306,7 +308,7 @@ private:
     std::vector<Array> arrays;
     r.flatten_into(arrays);
     for (size_t k = 0; k < arrays.size(); ++k)
-      *options_.trace << loc.str() << ": " << head
+      *options_.trace << loc.str() << loc.calls() << ": " << head
                       << (arrays.size() > 1 ? " [" + std::to_string(k) + "]" : "") << ": "
                       << summarize_array(arrays[k]) << "\n";
   }
@@ -642,6 +644,8 @@ private:
     if (options_.trace) trace_arrays(a.loc, "atrace", t.label, "atrace " + t.label, v);
     return v;
   }
+
+  Arrays ev(const ac::Call&, const Acc& a) { unexpanded_call(a.loc); } // checking expanded it
 
   Arrays ev(const ac::ACond& c, const Acc&) {
     return eval(*c.cond).truthy() ? eval(*c.then_branch) : eval(*c.else_branch);

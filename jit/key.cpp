@@ -1,6 +1,7 @@
 #include "jit/key.h"
 
 #include "cache/kernel_cache.h"
+#include "core/check.h"
 #include "core/overload.h"
 #include "core/printer.h"
 #include "core/version.h"
@@ -164,7 +165,8 @@ private:
                           num(int64_t(x.offsets.size()));
                           for (int64_t o : x.offsets)
                             num(o);
-                        }},
+                        },
+                        [&](const ex::Call&) { unexpanded_call(e.loc); }},
                e.node);
     out += ')';
   }

@@ -20,6 +20,7 @@
 // (Lanes::bails). Other forms that could fail a check never get here (Safety,
 // lane_plan).
 #include "jit/lane_codegen.h"
+#include "core/check.h"
 
 #include <algorithm>
 
@@ -103,6 +104,7 @@ struct Safety {
   }
   void form(const ex::FromIndex&) { ok = false; }
   void form(const ex::At&) { ok = false; } // stencils only
+  void form(const ex::Call&) { unexpanded_call({}); }
   void form(const ex::Ignore&) {}
   void form(const ex::Trace& t) { exp(*t.arg); }
   void form(const ex::PrimApp& p) {
@@ -339,6 +341,7 @@ private:
   }
   Val form(const ex::FromIndex&, const Exp& e) { return unsafe(e); }
   Val form(const ex::At&, const Exp& e) { return unsafe(e); }
+  Val form(const ex::Call&, const Exp& e) { unexpanded_call(e.loc); }
 
   [[noreturn]] Val unsafe(const Exp& e) {
     throw Error(ErrorKind::Type, e.loc, "jit: internal: a form that is not lane-safe in lane code");

@@ -4,6 +4,7 @@
 // casts saturate, float min/max return the non-NaN operand, and no fast-math
 // flag is set. `if`, `and`, `or` and `while` are real control flow, so an
 // untaken branch never fails a check.
+#include "core/check.h"
 #include "core/overload.h"
 #include "jit/fn_builder.h"
 #include "jit/prim_emit.h"
@@ -212,6 +213,10 @@ template <> Val FnBuilder::form(const ex::Trace& t, const Exp&) {
 
 template <> Val FnBuilder::form(const ex::PrimApp& p, const Exp& e) {
   return prim(p, e);
+}
+
+template <> Val FnBuilder::form(const ex::Call&, const Exp& e) {
+  unexpanded_call(e.loc); // checking expanded it
 }
 
 // A window read: each coordinate of (center + offset) through the boundary.

@@ -1,4 +1,5 @@
 #include "tbb/scalar_compiler.h"
+#include "core/check.h"
 
 #include <algorithm>
 #include <set>
@@ -537,6 +538,8 @@ private:
   // Interior code (whole window inside) computes positions in one typed pass
   // and gathers (a contiguous copy for a run of consecutive centres); border
   // code applies the boundary per lane.
+  Operand form(const ex::Call&, const Exp& e, Code&) { unexpanded_call(e.loc); }
+
   Operand form(const ex::At& at, const Exp& e, Code& code) {
     if (!window_) throw Error(ErrorKind::Type, e.loc, "`at` outside a stencil");
     Operand out = fresh(e.type);

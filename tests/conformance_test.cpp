@@ -195,6 +195,70 @@ TEST_P(Conformance, CollectivesComputedByHand) {
   }
 }
 
+// Functions, inferred lambda types and every everyday form (docs/language.md,
+// Functions and Everyday forms), each result computed by hand. The engines
+// run the checker's expansions, so this pins the expansions on every engine.
+TEST_P(Conformance, FunctionsAndEverydayFormsComputedByHand) {
+  const std::string defs =
+      "(define (sq x) (* x x))\n"
+      "(define (axpy (a i32) x y) (+ (* a x) y))\n"
+      "(adefine (scale (xs (array i32 1)) (k i32)) (map (lambda (x) (axpy k x 0i32)) xs))\n";
+  const std::string m = "(use (array i32 (2 3) 1 2 3 4 5 6))";
+  const std::string v = "(use (array i32 (4) 3 -1 4 1))";
+  struct Case {
+    std::string body;
+    Array expected;
+  };
+  const std::vector<Case> cases = {
+      {"(map sq " + v + ")", array_of<int32_t>({9, 1, 16, 1})},
+      {"(scale " + v + " 3i32)", array_of<int32_t>({9, -3, 12, 3})},
+      {"(fold + 0i32 " + m + ")", array_of<int32_t>({6, 15})},
+      {"(zipwith (lambda (a b c) (axpy a b c)) " + v + " " + v + " (use (array i32 (3) 1 1 1)))",
+       array_of<int32_t>({10, 2, 17})},
+      {"(++ " + m + " " + m + ")", array_of<int32_t>({1, 2, 3, 1, 2, 3, 4, 5, 6, 4, 5, 6}, {2, 6})},
+      {"(take 2 " + m + ")", array_of<int32_t>({1, 2, 4, 5}, {2, 2})},
+      {"(take 9 " + v + ")", array_of<int32_t>({3, -1, 4, 1})},
+      {"(drop 2 " + m + ")", array_of<int32_t>({3, 6}, {2, 1})},
+      {"(drop -1 " + v + ")", array_of<int32_t>({3, -1, 4, 1})},
+      {"(init " + v + ")", array_of<int32_t>({3, -1, 4})},
+      {"(tail " + m + ")", array_of<int32_t>({2, 3, 5, 6}, {2, 2})},
+      {"(tail (use (array i32 (0))))", array_of<int32_t>({}, {0})},
+      {"(reverse " + m + ")", array_of<int32_t>({3, 2, 1, 6, 5, 4}, {2, 3})},
+      {"(transpose " + m + ")", array_of<int32_t>({1, 4, 2, 5, 3, 6}, {3, 2})},
+      {"(iota 4)", array_of<int64_t>({0, 1, 2, 3})},
+      {"(enumFromN (ix 2 2) 5i32)", array_of<int32_t>({5, 6, 7, 8}, {2, 2})},
+      {"(enumFromStepN (ix 3) 1.5 -0.5)", array_of<double>({1.5, 1.0, 0.5})},
+      {"(postscanl + 10i32 " + v + ")", array_of<int32_t>({13, 12, 16, 17})},
+      {"(postscanr + 10i32 " + v + ")", array_of<int32_t>({17, 14, 15, 11})},
+      {"(sum " + m + ")", scalar_array<int32_t>(21)},
+      {"(product " + v + ")", scalar_array<int32_t>(-12)},
+      {"(maximum " + v + ")", scalar_array<int32_t>(4)},
+      {"(minimum " + m + ")", scalar_array<int32_t>(1)},
+      {"(and (use (array bool (2) true false)))", scalar_array<bool>(false)},
+      {"(or (use (array bool (2) true false)))", scalar_array<bool>(true)},
+      {"(any (lambda (x) (< x 0i32)) " + v + ")", scalar_array<bool>(true)},
+      {"(all (lambda (x) (< x 0i32)) " + v + ")", scalar_array<bool>(false)},
+      {"(gather (use (array i64 (3) 3 0 0)) " + v + ")", array_of<int32_t>({1, 3, 3})},
+      // later sources win: index 0 gets 30 (then 40), index 2 gets 20
+      {"(scatter (use (array i64 (4) 0 2 0 0)) (fill (ix 3) 0i32) (use (array i32 (4) 10 20 30 "
+       "40)))",
+       array_of<int32_t>({40, 0, 20})},
+      // 0 + 1 + 2 + 3 + 4, and a let-bound function called twice
+      {"(unit (for 5 0 (lambda (i acc) (+ acc i))))", scalar_array<int64_t>(10)},
+      {"(unit (let ((k 3) (f (lambda (a) (* a k)))) (f (f 2))))", scalar_array<int64_t>(18)},
+      // untyped awhile and while parameters
+      {"(awhile (lambda (s) (map (lambda (x) (< x 40i32)) (maximum s))) (lambda (s) (scale s "
+       "3i32)) (use (array i32 (2) 1 2)))",
+       array_of<int32_t>({27, 54})},
+      {"(unit (while (lambda (s) (< s 100)) (lambda (s) (sq s)) 2))", scalar_array<int64_t>(256)},
+  };
+  for (const Case& c : cases) {
+    std::vector<Array> r = run(parse_and_check(defs + "(program () " + c.body + ")"), {});
+    ASSERT_EQ(r.size(), 1u) << c.body;
+    EXPECT_EQ(compare_bitwise(c.expected, r[0]), std::nullopt) << c.body;
+  }
+}
+
 // The examples' outputs, computed with NumPy: floats within the tolerance of
 // compare_arrays (NumPy's own operation order and math library), the rest
 // exactly.
@@ -328,7 +392,7 @@ TEST_P(AgreesWithOracle, LongRowsKeepOperandOrder) {
 TEST_P(AgreesWithOracle, FloatSums) {
   const std::string long_rows = "(ix 2 " + std::to_string(kLongRow + 3) + ")";
   for (const std::string& shape : {std::string("(ix 3 1000)"), long_rows, std::string("(ix 0 5)"),
-                                  std::string("(ix 4 0)"), std::string("(ix 1 1)")}) {
+                                   std::string("(ix 4 0)"), std::string("(ix 1 1)")}) {
     for (const char* fold : {"fold (lambda ((a f32) (b f32)) (+ a b)) 0.5f32",
                              "fold1 (lambda ((a f32) (b f32)) (+ b a))",
                              "fold (lambda ((a f64) (b f64)) (+ a b)) -1.0"}) {

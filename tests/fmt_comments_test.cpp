@@ -26,8 +26,7 @@ namespace fs = std::filesystem;
 
 std::vector<std::string> comment_texts(const std::string& text) {
   std::vector<sexp::Comment> comments;
-  sexp::read_sexp_with_comments(text, std::make_shared<const std::string>("t"), "a program",
-                                "the program", comments);
+  sexp::read_sexps(text, std::make_shared<const std::string>("t"), "a program", &comments);
   std::vector<std::string> out;
   for (const sexp::Comment& c : comments)
     out.push_back(c.text);

@@ -122,6 +122,21 @@ inline const std::vector<FusionCase>& fusion_cases() {
        "(backpermute (ix 4) (lambda ((i (ix 1))) (ix (* 5 (proj 0 i)))) (reshape (ix 12) m))"},
       {"err_reshape", "(reshape (ix 5) (map (lambda ((x i64)) x) xs))"},
       {"err_negative", "(map (lambda ((x i64)) x) (generate (ix -1) (lambda ((i (ix 1))) 0)))"},
+      // everyday forms (core/sugar.h), expanded by the checker
+      {"sugar_rows",
+       "(atuple (++ (take 2 m) (reverse (drop 1 m))) (transpose m) (postscanl + 0 (tail xs)) "
+       "(postscanr max -100 (init xs)))"},
+      {"sugar_whole",
+       "(atuple (sum fs) (product xs) (maximum m) (minimum xs) (any (lambda (x) (< x 0)) xs) "
+       "(all isnan fs) (and (map (lambda (x) (> x 0)) segs)))"},
+      {"sugar_nary", "(zipwith (lambda (a b c) (+ a (* b c))) xs (reshape (ix 12) m) (iota 5))"},
+      {"sugar_gather_scatter",
+       "(atuple (gather (map (lambda (x) (mod x 8)) (reshape (ix 12) m)) xs) (scatter segs "
+       "(enumFromN (ix 4) 0) (enumFromStepN (ix 3) 5 -1)))"},
+      {"let_functions",
+       "(map (lambda (x) (let ((k 2) (f (lambda (y) (* y k))) (g (lambda (a b) (- (f a) b)))) "
+       "(for 3 (g x 1) (lambda (i acc) (+ acc (f i)))))) xs)"},
+      {"err_gather", "(gather (use (array i64 (3) 0 7 1)) xs)"},
       {"err_slice", "(map (lambda ((x i64)) x) (slice m (spec 7 all)))"},
       {"err_division", "(map (lambda ((x i64)) (quot 1 x)) (map (lambda ((x i64)) (- x 1)) xs))"},
       {"err_permute", "(permute (lambda ((a i64) (b i64)) (+ a b)) (fill (ix 2) 0) (lambda ((i "

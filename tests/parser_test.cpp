@@ -527,7 +527,7 @@ TEST(ParserErrors, UnbalancedParentheses) {
                 "unexpected end of input: missing `)` for `(program` opened at 1:1");
   program_error("(program ((xs (array f32 1)))\n  (map (lambda ((x f32)) x) xs", 2, 31,
                 "missing `)` for `(map` opened at 2:3");
-  program_error("(program () xs))", 1, 16, "expected end of input after the program, found `)`");
+  program_error("(program () xs))", 1, 16, "unexpected `)` without a matching `(`");
   exp_error(")", 1, 1, "unexpected `)`");
 }
 
@@ -535,7 +535,7 @@ TEST(ParserErrors, EmptyInputAndTrailingGarbage) {
   program_error("", 1, 1, "expected a program `(program ...)`, found end of input");
   program_error("  ; only a comment\n", 2, 1, "found end of input");
   program_error("(program () xs)\n(program () ys)", 2, 1,
-                "expected end of input after the program, found `(`");
+                "expected end of input after the program, found `(program ...)`");
   program_error("(program () xs) garbage", 1, 17, "found `garbage`");
 }
 
@@ -589,9 +589,11 @@ TEST(ParserErrors, BadTypes) {
 
 TEST(ParserErrors, LambdaParameters) {
   acc_error("(map (lambda ((x)) x) xs)", 1, 15, "parameter `x` has no type: expected `(x T)`");
-  acc_error("(map (lambda (x) x) xs)", 1, 15, "expected a parameter `(x T)`, found `x`");
+  acc_error("(map (lambda ((x f32 i32)) x) xs)", 1, 15, "expected a parameter `(x T)`, found");
   acc_error("(map (lambda ((1 f32)) 1) xs)", 1, 16, "expected a variable name, found `1`");
-  acc_error("(map f xs)", 1, 6, "expected a function `(lambda ((x T) ...) body)`, found `f`");
+  acc_error("(map f xs)", 1, 6,
+            "expected a function `(lambda (x ...) body)`, a primitive or a scalar function's name, "
+            "found `f`");
   acc_error("(map (lambda ((x f32)) x y) xs)", 1, 6, "`lambda` takes 2 operands (params body)");
 }
 

@@ -183,6 +183,22 @@ const std::vector<Case>& cases() {
        ErrorKind::Resource,
        "test.strata:3:5: error: shape (4611686018427387904,4611686018427387904,6) has too many "
        "elements in `replicate`"},
+      // Inside functions: the error names the call it happened in, the
+      // second of two calls of the same function here.
+      {"in a function",
+       "(define (d (a i64) (b i64)) (quot a b))\n"
+       "(adefine (ratios (v (array i64 1)) (k i64)) (map (lambda (x) (d x (- x k))) v))\n" XS
+       "  (atuple (ratios xs 9) (ratios xs 4)))",
+       {kXs},
+       ErrorKind::DivisionByZero,
+       "test.strata:1:29: error: division by zero in `quot` (4 quot 0), in `d` called at "
+       "test.strata:2:62, in `ratios` called at test.strata:4:25"},
+      {"gather",
+       XS "  (gather (map (lambda (x) (* x 2)) xs) xs))",
+       {kXs},
+       ErrorKind::Bounds,
+       "test.strata:2:3: error: index (6) out of bounds for shape (6) in `gather` of `xs`, in "
+       "`gather` called at test.strata:2:3"},
   };
   return all;
 }

@@ -28,7 +28,7 @@ Array run_batched(const Program& p, const std::vector<Array>& inputs) {
   if (const auto* g = std::get_if<ac::Generate>(&body.node)) {
     f = &g->f;
     // The shape is a closed expression: evaluate it with the interpreter.
-    Program shape_prog{p.params, make_acc(ac::Unit{g->shape}), p.loc, {}};
+    Program shape_prog{{}, p.params, make_acc(ac::Unit{g->shape}), p.loc, {}};
     check_program(shape_prog);
     Array sh = interpret(shape_prog, inputs)[0];
     for (size_t l = 0; l < sh.num_leaves(); ++l)
