@@ -29,6 +29,12 @@ constexpr SugarForm kSugar[] = {
     {"all", true, "fa", "p a"},
     {"gather", true, "aa", "idx a"},
     {"scatter", true, "aaa", "idx defs a"},
+    {"compact", true, "aa", "flags a"},
+    {"filter", true, "fa", "p a"},
+    {"scanl1seg", true, "faa", "f a segs"},
+    {"scanr1seg", true, "faa", "f a segs"},
+    {"scanlseg", true, "feaa", "f z a segs"},
+    {"scanrseg", true, "feaa", "f z a segs"},
     {"for", false, "eef", "n init f"},
 };
 

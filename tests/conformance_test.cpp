@@ -243,6 +243,21 @@ TEST_P(Conformance, FunctionsAndEverydayFormsComputedByHand) {
       {"(scatter (use (array i64 (4) 0 2 0 0)) (fill (ix 3) 0i32) (use (array i32 (4) 10 20 30 "
        "40)))",
        array_of<int32_t>({40, 0, 20})},
+      // data-dependent lengths: the kept elements and each row's count
+      {"(aproj 0 (filter (lambda (x) (> x 0i32)) " + v + "))", array_of<int32_t>({3, 4, 1})},
+      {"(aproj 1 (compact (use (array bool (2 3) true false true false false true)) " + m + "))",
+       array_of<int64_t>({2, 1})},
+      {"(aproj 0 (compact (use (array bool (2 3) true false true false false true)) " + m + "))",
+       array_of<int32_t>({1, 3, 6})},
+      // segments [1 2] [] [3] of each row
+      {"(scanl1seg + " + m + " (use (array i64 (3) 2 0 1)))",
+       array_of<int32_t>({1, 3, 3, 4, 9, 6}, {2, 3})},
+      {"(scanr1seg - " + m + " (use (array i64 (3) 2 0 1)))",
+       array_of<int32_t>({-1, 2, 3, -1, 5, 6}, {2, 3})},
+      {"(scanlseg + 10i32 " + m + " (use (array i64 (3) 2 0 1)))",
+       array_of<int32_t>({10, 11, 13, 10, 10, 13, 10, 14, 19, 10, 10, 16}, {2, 6})},
+      {"(scanrseg + 10i32 " + m + " (use (array i64 (3) 2 0 1)))",
+       array_of<int32_t>({13, 12, 10, 10, 13, 10, 19, 15, 10, 10, 16, 10}, {2, 6})},
       // 0 + 1 + 2 + 3 + 4, and a let-bound function called twice
       {"(unit (for 5 0 (lambda (i acc) (+ acc i))))", scalar_array<int64_t>(10)},
       {"(unit (let ((k 3) (f (lambda (a) (* a k)))) (f (f 2))))", scalar_array<int64_t>(18)},

@@ -133,6 +133,13 @@ inline const std::vector<FusionCase>& fusion_cases() {
       {"sugar_gather_scatter",
        "(atuple (gather (map (lambda (x) (mod x 8)) (reshape (ix 12) m)) xs) (scatter segs "
        "(enumFromN (ix 4) 0) (enumFromStepN (ix 3) 5 -1)))"},
+      {"sugar_data_lengths",
+       "(atuple (filter (lambda (x) (> x 0)) xs) (compact (map (lambda (x) (> x 5)) m) m) "
+       "(scanl1seg + m (use (array i64 (3) 2 0 2))) (scanr1seg max (map (lambda (x) (* x x)) m) "
+       "(use (array i64 (2) 3 1))) (scanlseg - 7 m (use (array i64 (3) 0 3 1))) (scanrseg - 7 "
+       "(reshape (ix 12) m) (use (array i64 (4) 5 0 0 7))))"},
+      {"err_compact_shapes", "(compact (map (lambda (x) (> x 0)) (reshape (ix 4 2) xs)) m)"},
+      {"err_segments", "(scanrseg + 0 m (use (array i64 (2) 1 1)))"},
       {"let_functions",
        "(map (lambda (x) (let ((k 2) (f (lambda (y) (* y k))) (g (lambda (a b) (- (f a) b)))) "
        "(for 3 (g x 1) (lambda (i acc) (+ acc (f i)))))) xs)"},

@@ -199,6 +199,18 @@ const std::vector<Case>& cases() {
        ErrorKind::Bounds,
        "test.strata:2:3: error: index (6) out of bounds for shape (6) in `gather` of `xs`, in "
        "`gather` called at test.strata:2:3"},
+      {"compact",
+       XS "  (compact (use (array bool (4) true false true true)) xs))",
+       {kXs},
+       ErrorKind::Bounds,
+       "test.strata:2:3: error: index (4) out of bounds for shape (4) in `compact` of `flags`, "
+       "in `compact` called at test.strata:2:3"},
+      {"segmented scan",
+       XS "  (scanl1seg + xs (use (array i64 (2) 2 3))))",
+       {kXs},
+       ErrorKind::Shape,
+       "test.strata:2:3: error: foldseg: segment lengths sum to 5 but the innermost dimension of "
+       "(6) is 6, in `scanl1seg` called at test.strata:2:3"},
   };
   return all;
 }
