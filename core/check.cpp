@@ -682,13 +682,43 @@ private:
     return exp(e);
   }
 
-  static bool reads(const Exp& e, const std::string& name) {
-    if (const auto* v = std::get_if<ex::Var>(&e.node); v && v->name == name) return true;
-    if (const auto* a = std::get_if<ex::At>(&e.node); a && a->window == name) return true;
-    bool found = false;
-    for_each_child(
-        e, [&](const Exp& c) { found = found || reads(c, name); }, [](const Acc&) {});
-    return found;
+  // Whether `e` reads the variable `name` where it is free (not bound
+  // inside `e`): scalar code binds names only in `let`, in the lambdas of
+  // `while`, and in the functions passed to a call.
+  static bool reads_free(const Exp& e, const std::string& name) {
+    auto in_lambda = [&](const Lambda& f) {
+      for (const Param& p : f.params)
+        if (p.name == name) return false;
+      return reads_free(*f.body, name);
+    };
+    return std::visit(
+        Overload{[&](const ex::Var& v) { return v.name == name; },
+                 [&](const ex::At& a) { return a.window == name; },
+                 [&](const ex::Let& l) {
+                   for (const ex::Binding& b : l.bindings) {
+                     if ((b.value && reads_free(*b.value, name)) || (b.fn && in_lambda(*b.fn)))
+                       return true;
+                     if (b.name == name) return false; // hidden from here on
+                   }
+                   return reads_free(*l.body, name);
+                 },
+                 [&](const ex::While& w) {
+                   return in_lambda(w.cond) || in_lambda(w.step) || reads_free(*w.init, name);
+                 },
+                 [&](const ex::Call& c) {
+                   for (const Operand& o : c.args)
+                     if ((o.scalar && reads_free(*o.scalar, name)) || (o.fn && in_lambda(*o.fn)))
+                       return true;
+                   return false;
+                 },
+                 [&](const auto&) {
+                   bool found = false;
+                   for_each_child(
+                       e, [&](const Exp& c) { found = found || reads_free(c, name); },
+                       [](const Acc&) {});
+                   return found;
+                 }},
+        e.node);
   }
 
   Type call_local(Exp& e, ex::Call& c, LocalFunction& f) {
@@ -706,7 +736,7 @@ private:
     for (size_t i = f.depth; i < scalars_.depth(); ++i) {
       const std::string& n = scalars_.name_at(i);
       bool param = std::ranges::any_of(fn.params, [&](const Param& p) { return p.name == n; });
-      if (!param && reads(*fn.body, n))
+      if (!param && reads_free(*fn.body, n))
         fail(e.loc, quoted(b.name) + " (defined at " + b.loc.str() + ") reads " + quoted(n) +
                         ", which is bound again before this call; rename one of them");
     }

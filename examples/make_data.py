@@ -55,9 +55,9 @@ def tokenize(text, name):
     return out
 
 
-def parse_sexp(tokens, name):
-    """One s-expression from the token list (nested Python lists of strings)."""
-    stack, top = [[]], None
+def parse_sexps(tokens, name):
+    """The top-level s-expressions of the token list (nested Python lists of strings)."""
+    stack = [[]]
     for tok, line in tokens:
         if tok == "(":
             stack.append([])
@@ -70,16 +70,21 @@ def parse_sexp(tokens, name):
             stack[-1].append(tok)
     if len(stack) != 1:
         raise SystemExit(f"{name}: {len(stack) - 1} unclosed '('")
-    if len(stack[0]) != 1:
-        raise SystemExit(f"{name}: expected exactly one top-level form, found {len(stack[0])}")
-    top = stack[0][0]
-    return top
+    if not stack[0]:
+        raise SystemExit(f"{name}: no form")
+    return stack[0]
 
 
 def read_program(path):
+    """The (program ...) form: the last of the file's forms (definitions come first)."""
     name = os.path.basename(path)
     with open(path) as f:
-        sexp = parse_sexp(tokenize(f.read(), name), name)
+        tokens = tokenize(f.read(), name)
+    forms = parse_sexps(tokens, name)
+    for f in forms[:-1]:
+        if not isinstance(f, list) or f[0] not in ("define", "adefine"):
+            raise SystemExit(f"{name}: expected definitions before the program, found {f[0]}")
+    sexp = forms[-1]
     if not isinstance(sexp, list) or len(sexp) != 3 or sexp[0] != "program":
         raise SystemExit(f"{name}: expected (program (params...) body)")
     return sexp
@@ -344,6 +349,101 @@ def ex_kmeans_step():
     return {"px": px, "py": py, "cx": cx, "cy": cy}, (sx / cnt, sy / cnt)
 
 
+def ex_kmeans():
+    """Ten Lloyd steps (examples/kmeans.strata), all in f32."""
+    n, k = 500, 6
+    px, py = u01v(n, 31), u01v(n, 32)
+    cx, cy = u01v(k, 33), u01v(k, 34)
+
+    def assign(cx, cy):
+        dx = px[:, None] - cx[None, :]
+        dy = py[:, None] - cy[None, :]
+        return (dx * dx + dy * dy).argmin(axis=1)   # the first of equal distances
+
+    for _ in range(10):
+        best = assign(cx, cy)
+        sx = np.zeros(k, np.float32)
+        sy = np.zeros(k, np.float32)
+        cnt = np.zeros(k, np.float32)
+        np.add.at(sx, best, px)                     # unbuffered, in point order
+        np.add.at(sy, best, py)
+        np.add.at(cnt, best, np.float32(1))
+        empty = cnt == 0
+        cx = np.where(empty, cx, sx / np.where(empty, 1, cnt)).astype(np.float32)
+        cy = np.where(empty, cy, sy / np.where(empty, 1, cnt)).astype(np.float32)
+    return {"px": px, "py": py, "cx": u01v(k, 33), "cy": u01v(k, 34)}, (cx, cy, assign(cx, cy).astype(np.int64))
+
+
+def ex_jacobi():
+    """200 Jacobi sweeps for -lap(u) = f, zero boundary (examples/jacobi.strata), in f64."""
+    n = 24
+    f = u01(n * n, 41).astype(np.float64).reshape(n, n)
+    n1 = float(n + 1)
+    h2 = 1.0 / (n1 * n1)
+
+    def neighbours(u):
+        p = np.pad(u, 1)                            # the constant 0.0 boundary
+        return (p[:-2, 1:-1] + p[2:, 1:-1]) + (p[1:-1, :-2] + p[1:-1, 2:])
+
+    u = np.zeros((n, n))
+    for _ in range(200):
+        u = 0.25 * (neighbours(u) + h2 * f)
+    r = np.abs(f - (4.0 * u - neighbours(u)) / h2).max()
+    return {"f": f}, (u, np.array(r))
+
+
+def ex_raytrace():
+    """examples/raytrace.strata, pixel by pixel in f64 with the same operation order."""
+    sx = np.array([0.0, -1.1, 1.2, 0.0])
+    sy = np.array([0.0, -0.3, 0.4, -101.0])
+    sz = np.array([-4.0, -3.0, -5.0, -4.0])
+    sr = np.array([1.0, 0.6, 1.1, 100.0])
+    h, w = 32, 48
+
+    def dot(ax, ay, az, bx, by, bz):
+        return (ax * bx + ay * by) + az * bz
+
+    def hit(o, d, k):
+        px, py, pz = o[0] - sx[k], o[1] - sy[k], o[2] - sz[k]
+        b = dot(px, py, pz, *d)
+        disc = b * b - (dot(px, py, pz, px, py, pz) - sr[k] * sr[k])
+        if disc < 0.0:
+            return np.inf
+        q = np.sqrt(disc)
+        t0, t1 = -b - q, -b + q
+        return t0 if t0 > 1e-6 else (t1 if t1 > 1e-6 else np.inf)
+
+    def nearest(o, d):
+        best = (-1, np.inf)
+        for k in range(len(sx)):
+            t = hit(o, d, k)
+            if t < best[1]:
+                best = (k, t)
+        return best
+
+    index = np.zeros((h, w), np.int64)
+    light = np.zeros((h, w))
+    for i in range(h):
+        for j in range(w):
+            u = ((np.float64(j) + 0.5) - 0.5 * np.float64(w)) / np.float64(h)
+            v = (0.5 * np.float64(h) - (np.float64(i) + 0.5)) / np.float64(h)
+            n = np.sqrt((u * u + v * v) + 1.0)
+            d = (u / n, v / n, -1.0 / n)
+            k, t = nearest((0.0, 0.0, 0.0), d)
+            if k < 0:
+                index[i, j], light[i, j] = -1, 0.0
+                continue
+            hp = (t * d[0], t * d[1], t * d[2])
+            nx, ny, nz = ((hp[0] - sx[k]) / sr[k], (hp[1] - sy[k]) / sr[k], (hp[2] - sz[k]) / sr[k])
+            ll = np.sqrt(dot(0.5, 0.7, 0.5, 0.5, 0.7, 0.5))
+            l = (0.5 / ll, 0.7 / ll, 0.5 / ll)
+            lambert = dot(nx, ny, nz, *l)
+            shadow = nearest(hp, l)
+            index[i, j] = k
+            light[i, j] = 0.1 if (lambert <= 0.0 or shadow[0] >= 0) else 0.1 + 0.9 * lambert
+    return {"sx": sx, "sy": sy, "sz": sz, "sr": sr}, (index, light)
+
+
 def ex_pagerank():
     n, m = 500, 4000
     src = hmod(m, 25, n).astype(np.int64)
@@ -493,6 +593,9 @@ EXAMPLES = {
     "softmax": ex_softmax,
     "kmeans_step": ex_kmeans_step,
     "pagerank": ex_pagerank,
+    "kmeans": ex_kmeans,
+    "jacobi": ex_jacobi,
+    "raytrace": ex_raytrace,
 }
 
 
