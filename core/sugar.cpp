@@ -40,6 +40,13 @@ constexpr SugarForm kSugar[] = {
 
 } // namespace
 
+std::vector<std::string_view> sugar_names() {
+  std::vector<std::string_view> out;
+  for (const SugarForm& f : kSugar)
+    out.push_back(f.name);
+  return out;
+}
+
 bool sugar_arity_ok(const SugarForm& f, size_t count) {
   std::string_view ops = f.operands;
   if (ops.ends_with('+')) return count >= ops.size() - 1;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string_view>
+#include <vector>
 
 namespace strata {
 
@@ -23,6 +24,9 @@ struct SugarForm {
 // `operand_count` picks between a core form and its n-ary sugar: `zipwith`
 // with two arrays is the core form, with three or more the sugar.
 const SugarForm* find_sugar(std::string_view name, bool array_position, size_t operand_count);
+
+// Every sugar form's keyword, scalar forms too (`zipwith` once).
+std::vector<std::string_view> sugar_names();
 
 // Whether `count` operands fit the form's signature.
 bool sugar_arity_ok(const SugarForm& f, size_t count);

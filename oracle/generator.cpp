@@ -52,7 +52,10 @@ GeneratedCase generate_case(gen::Choices& c, int size) {
   } else {
     body = b.acc(b.elem_type(), b.rank(), limits.acc_depth);
   }
-  out.text = header + body + ")\n";
+  std::string defines;
+  for (const std::string& d : b.defines())
+    defines += d + "\n";
+  out.text = defines + header + body + ")\n";
   return out;
 }
 

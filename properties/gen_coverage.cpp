@@ -8,6 +8,7 @@
 #include <cstring>
 #include <iostream>
 #include <map>
+#include <set>
 
 #include "interpreter/interpreter.h"
 #include "oracle/gen/coverage.h"
@@ -38,7 +39,10 @@ int main(int argc, char** argv) {
       continue;
     }
     ++report.programs;
-    for (const std::string& f : gen::features(p))
+    std::set<std::string> fs = gen::features(p);
+    Program parsed = c.parse();
+    fs.merge(gen::surface_features(parsed));
+    for (const std::string& f : fs)
       ++report.programs_with[f];
     try {
       interpret(p, c.inputs);

@@ -32,9 +32,27 @@ std::string Builder::acc(const Type& elem, int rank, int depth) {
   bool scalar = elem.is_scalar();
   bool deeper = rank < lim_.max_rank;
   int d = depth - 1;
-  switch (c_.weighted({4, 6, 4, 3, scalar && deeper ? 4 : 0, scalar && rank >= 1 ? 4 : 0,
-                       scalar && rank >= 1 ? 2 : 0, scalar ? 2 : 0, 2, 2, rank >= 1 ? 2 : 0,
-                       deeper ? 2 : 0, rank >= 1 ? 2 : 0, 1, 1, 1, 3, 1, rank == 0 ? 2 : 0})) {
+  switch (c_.weighted({4,
+                       6,
+                       4,
+                       3,
+                       scalar && deeper ? 4 : 0,
+                       scalar && rank >= 1 ? 4 : 0,
+                       scalar && rank >= 1 ? 2 : 0,
+                       scalar ? 2 : 0,
+                       2,
+                       2,
+                       rank >= 1 ? 2 : 0,
+                       deeper ? 2 : 0,
+                       rank >= 1 ? 2 : 0,
+                       1,
+                       1,
+                       1,
+                       3,
+                       1,
+                       rank == 0 ? 2 : 0,
+                       5,
+                       1})) {
   case 1: {
     Type from = elem_type();
     std::string a = acc(from, rank, d);
@@ -71,6 +89,8 @@ std::string Builder::acc(const Type& elem, int rank, int depth) {
                        : "(aproj 0 (atuple " + a + " " + b + "))";
   }
   case 18: return "(unit " + top_exp(elem, lim_.exp_depth) + ")";
+  case 19: return sugar(elem, rank, d);
+  case 20: return define_acc(elem, rank, d);
   default: return acc_leaf(elem, rank);
   }
 }

@@ -78,6 +78,8 @@ public:
   std::string reduction_op(ScalarKind k, bool commutative = false);
 
   std::string fresh(const char* prefix) { return prefix + std::to_string(counter_++); }
+  // The `define`s and `adefine`s the program's calls need, in order.
+  const std::vector<std::string>& defines() const { return defines_; }
   Choices& choices() { return c_; }
   const Limits& limits() const { return lim_; }
 
@@ -113,12 +115,19 @@ private:
   std::string stencil(const Type& elem, int rank, int depth);
   std::string awhile(const Type& elem, int rank, int depth);
   std::string alet(const Type& elem, int rank, int depth);
+  // the everyday forms and functions (sugar_gen.cpp)
+  std::string sugar(const Type& elem, int rank, int depth);
+  std::string segments(const std::string& n);
+  std::string define_acc(const Type& elem, int rank, int depth);
+  std::string define_exp(const Type& t, ExpScope& s, int depth);
+  std::string let_function(const Type& t, ExpScope& s, int depth);
   // Binds `value` to a fresh array variable around body(name): `(alet ((t value)) body)`.
   template <class F> std::string with_array(const std::string& value, const Type& type, F body);
 
   Choices& c_;
   Limits lim_;
   std::vector<Named> arrays_;
+  std::vector<std::string> defines_;
   int counter_ = 0;
 };
 

@@ -4,6 +4,8 @@
 #include <variant>
 
 #include "core/ir_walk.h"
+#include "core/overload.h"
+#include "core/sugar.h"
 
 namespace strata::gen {
 namespace {
@@ -18,6 +20,12 @@ const char* const kAccForms[] = {
     "scanl1",    "scanr", "scanr1",  "scanl'", "permute", "backpermute", "reshape",
     "replicate", "slice", "stencil", "awhile", "atrace",  "acond"};
 const char* const kBoundaries[] = {"clamp", "mirror", "wrap", "constant"};
+
+bool parsed_define(const Program& p, const std::string& name) {
+  for (const Define& d : p.defines)
+    if (d.name == name) return true;
+  return false;
+}
 
 void add_type(std::set<std::string>& out, const Type& t) {
   for (ScalarKind k : t.leaves())
@@ -53,6 +61,65 @@ std::set<std::string> features(Program& p) {
   return out;
 }
 
+std::set<std::string> surface_features(Program& parsed) {
+  std::set<std::string> out;
+  for (const Define& d : parsed.defines)
+    out.insert(d.array_body ? "fn:adefine" : "fn:define");
+  auto lambda = [&](const Lambda& f) {
+    if (!f.written_as.empty()) out.insert("fn:by-name");
+    for (const Param& p : f.params)
+      if (!p.typed && f.written_as.empty()) out.insert("param:inferred");
+  };
+  auto operands = [&](const std::vector<Operand>& ops) {
+    for (const Operand& o : ops)
+      if (o.fn) lambda(*o.fn);
+  };
+  auto on_exp = [&](Exp& e) {
+    std::visit(Overload{[&](const ex::Call& c) {
+                          if (c.name == "for") out.insert("sugar:for");
+                          operands(c.args);
+                        },
+                        [&](const ex::Let& l) {
+                          for (const ex::Binding& b : l.bindings)
+                            if (b.fn) {
+                              out.insert("fn:let");
+                              lambda(*b.fn);
+                            }
+                        },
+                        [&](const ex::While& w) {
+                          lambda(w.cond);
+                          lambda(w.step);
+                        },
+                        [](const auto&) {}},
+               e.node);
+  };
+  auto on_acc = [&](Acc& a) {
+    std::visit(Overload{[&](const ac::Call& c) {
+                          if (!parsed_define(parsed, c.name)) out.insert("sugar:" + c.name);
+                          operands(c.args);
+                        },
+                        [&](const auto& n) {
+                          if constexpr (requires { n.f; }) lambda(n.f);
+                          if constexpr (requires { n.combine; }) {
+                            lambda(n.combine);
+                            lambda(n.target);
+                          }
+                          if constexpr (requires { n.source_index; }) lambda(n.source_index);
+                        }},
+               a.node);
+  };
+  walk_nodes(*parsed.body, on_exp, on_acc);
+  for (Define& d : parsed.defines) {
+    if (d.array_body) walk_nodes(*d.array_body, on_exp, on_acc);
+    if (d.scalar_body) {
+      // a scalar body: walk it through a unit around it
+      Acc holder{ac::Unit{d.scalar_body}, {}, {}};
+      walk_nodes(holder, on_exp, on_acc);
+    }
+  }
+  return out;
+}
+
 std::vector<std::string> required_features() {
   std::vector<std::string> keys;
   for (const char* f : kExpForms)
@@ -69,6 +136,10 @@ std::vector<std::string> required_features() {
     keys.push_back("type:" + std::string(scalar_name(ScalarKind(k))));
   for (int r = 0; r <= 3; ++r)
     keys.push_back("rank:" + std::to_string(r));
+  for (std::string_view f : sugar_names())
+    keys.push_back("sugar:" + std::string(f));
+  for (const char* f : {"fn:define", "fn:adefine", "fn:let", "fn:by-name", "param:inferred"})
+    keys.push_back(f);
   return keys;
 }
 

@@ -18,6 +18,10 @@ namespace strata::gen {
 // Keys look like "exp:let", "acc:scanl'", "prim:popcount", "boundary:mirror",
 // "type:f32", "rank:3", "spec:all".
 std::set<std::string> features(Program& p);
+// What the text wrote before checking expanded it: "sugar:take", "fn:define",
+// "fn:adefine", "fn:let" (a let-bound function), "fn:by-name" (a primitive
+// or function passed by name), "param:inferred" (a parameter without a type).
+std::set<std::string> surface_features(Program& parsed);
 // Every key that must appear (all forms of sections 3 and 5, all primitives,
 // all boundaries, every scalar type and ranks 0-3).
 std::vector<std::string> required_features();

@@ -82,6 +82,10 @@ const Named* Builder::pick_var(const std::vector<Named>& vars, const Type& want,
 }
 
 std::string Builder::exp(const Type& t, ExpScope& s, int depth) {
+  // now and then a function: a `define`d one, or a `let`-bound one (not
+  // inside a stencil function, whose window may not be passed on)
+  if (depth > 0 && !s.window && c_.chance(3)) return define_exp(t, s, depth);
+  if (depth > 0 && !s.window && c_.chance(3)) return let_function(t, s, depth);
   if (t.is_scalar()) return scalar_exp(t.scalar_kind(), s, depth);
   return tuple_exp(t, s, depth);
 }
@@ -98,7 +102,9 @@ Builder::LambdaText Builder::lambda_parts(const std::vector<Type>& params, const
   out.text = "(lambda (";
   for (size_t i = 0; i < params.size(); ++i) {
     std::string name = fresh("x");
-    out.text += (i ? " (" : "(") + name + " " + params[i].str() + ")";
+    // a third of the parameters leave their type to the checker
+    std::string p = c_.below(3) == 0 ? name : "(" + name + " " + params[i].str() + ")";
+    out.text += (i ? " " : "") + p;
     s.vars.push_back({name, params[i]});
     out.names.push_back(name);
   }
@@ -135,6 +141,7 @@ std::string Builder::reduction_op(ScalarKind k, bool commutative) {
     }
     op = ops[pick];
   }
+  if (c_.below(4) == 0) return op; // the primitive passed by name
   return params + "(" + op + " " + a + " " + b + "))";
 }
 
@@ -305,6 +312,17 @@ std::string Builder::guarded_divide(const std::string& op, ScalarKind k, ExpScop
 
 // A `while` whose state carries a counter: at most 4 iterations.
 std::string Builder::loop_exp(const Type& t, ExpScope& s, int depth) {
+  if (c_.below(2)) { // a counted `for`
+    std::string i = fresh("i"), acc = fresh("acc");
+    std::string n = std::to_string(c_.range(0, 4));
+    std::string init = exp(t, s, depth - 1);
+    s.vars.push_back({i, kI64});
+    s.vars.push_back({acc, t});
+    std::string step = exp(t, s, depth - 1);
+    s.vars.pop_back();
+    s.vars.pop_back();
+    return "(for " + n + " " + init + " (lambda (" + i + " " + acc + ") " + step + "))";
+  }
   std::string st = fresh("s");
   Type state = Type::tuple({kI64, t});
   std::string n = std::to_string(c_.range(0, 4));
