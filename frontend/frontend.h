@@ -9,6 +9,7 @@
 #pragma once
 
 #include "frontend/collective.h"
+#include "frontend/everyday.h"
 #include "frontend/handles.h"
 #include "frontend/run.h"
 #include "frontend/scalar_ops.h"

@@ -18,7 +18,6 @@
 
 #include <unordered_map>
 
-#include "core/check.h"
 #include "core/ir_walk.h"
 #include "core/overload.h"
 
@@ -82,6 +81,12 @@ struct Children {
       e(w->init);
       e(w->cond.body, 0);
       e(w->step.body, 1);
+    } else if (const auto* c = std::get_if<ex::Call>(&n.node)) {
+      int slot = 0; // each function operand is a scope of its own
+      for (const Operand& o : c->args) {
+        e(o.scalar);
+        if (o.fn) e(o.fn->body, slot++);
+      }
     } else if (const auto* p = std::get_if<ex::PrimApp>(&n.node);
                p && (p->op == Prim::And || p->op == Prim::Or)) {
       for (size_t k = 0; k < p->args.size(); ++k)
@@ -445,7 +450,16 @@ private:
               AccPtr t = acc_scope(made(n, 0), c.then_branch.get());
               return mk(ac::ACond{k, t, acc_scope(made(n, 1), c.else_branch.get())});
             },
-            [&](const ac::Call&) -> AccPtr { unexpanded_call(n.loc); },
+            [&](const ac::Call& c) {
+              std::vector<Operand> ops;
+              for (const Operand& o : c.args) {
+                if (o.array) ops.push_back(Operand{acc(o.array), nullptr, nullptr});
+                if (o.scalar) ops.push_back(Operand{nullptr, top(o.scalar), nullptr});
+                if (o.fn)
+                  ops.push_back(Operand{nullptr, nullptr, std::make_shared<Lambda>(lambda(*o.fn))});
+              }
+              return mk(ac::Call{c.name, std::move(ops)});
+            },
         },
         n.node);
   }
@@ -588,7 +602,18 @@ private:
             [&](const ex::At& a) {
               return mk(ex::At{lookup(a.window, false), a.offsets});
             },
-            [&](const ex::Call&) -> ExpPtr { unexpanded_call(n.loc); },
+            [&](const ex::Call& c) {
+              std::vector<Operand> ops;
+              int slot = 0;
+              for (const Operand& o : c.args) {
+                if (o.scalar) ops.push_back(Operand{nullptr, e(o.scalar), nullptr});
+                if (o.fn)
+                  ops.push_back(
+                      Operand{nullptr, nullptr,
+                              std::make_shared<Lambda>(while_lambda(an, *o.fn, made(slot++)))});
+              }
+              return mk(ex::Call{c.name, std::move(ops)});
+            },
         },
         n.node);
   }

@@ -5,9 +5,9 @@
 #include <gtest/gtest.h>
 
 #include "core/check.h"
+#include "core/ir_walk.h"
 #include "core/parser.h"
 #include "core/printer.h"
-#include "core/ir_walk.h"
 #include "oracle/generator_rc.h"
 #include "properties/property.h"
 
@@ -115,7 +115,8 @@ TEST(TypeChecker, TextMutationsAreErrorsNotCrashes) {
 
 TEST(TypeChecker, RejectsWrongLambdaParameterTypes) {
   prop::check(500, [](const GeneratedCase& c) {
-    Program p = c.parse();
+    // checked first, so that every parameter has its type (written or inferred)
+    Program p = c.checked();
     std::vector<Param*> params; // parameters of the functions of collective operations
     auto collect = [&](Lambda& f) {
       for (Param& q : f.params)
@@ -141,6 +142,7 @@ TEST(TypeChecker, RejectsWrongLambdaParameterTypes) {
     Type wrong = victim->type == Type::scalar(ScalarKind::I16) ? Type::scalar(ScalarKind::U16)
                                                                : Type::scalar(ScalarKind::I16);
     victim->type = wrong;
+    victim->typed = true; // written, so never inferred
     try {
       check_program(p);
       RC_FAIL("a program with a mistyped lambda parameter was accepted");

@@ -27,6 +27,7 @@ struct Kit {
     // (the inner backpermute of a composition is computed strictly) would
     // make the two sides differ legitimately.
     l.error_percent = 0;
+    l.defines = false; // the laws write their programs' text themselves
     return l;
   }
   Array input(const Type& elem, const Shape& shape) {

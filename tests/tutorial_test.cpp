@@ -100,6 +100,28 @@ TEST(Tutorial, Stencil) {
   EXPECT_EQ(values_of<float>(r), (std::vector<float>{0, 1, 0, 1, -4, 1, 0, 1, 0}));
 }
 
+// [functions]
+// A C++ function is a Strata function: its body is traced at every call.
+Exp<float> sq(Exp<float> x) {
+  return x * x;
+}
+// [end]
+
+TEST(Tutorial, FunctionsAndEverydayForms) {
+  // [everyday]
+  auto norms = [](Acc<Vector<float>> xs) {
+    auto positive = filter([](Exp<float> x) { return x > 0.0f; }, xs);
+    return atuple(sum(map(sq, xs)), maximum(xs), aget<0>(positive), reverse(xs));
+  };
+  std::vector<strata::Array> r = strata::run(engine, norms, std::vector<float>{3, -1, 2});
+  // r: 14, 3, [3 2], [2 -1 3]
+  // [end]
+  EXPECT_EQ(values_of<float>(r[0]), std::vector<float>{14});
+  EXPECT_EQ(values_of<float>(r[1]), std::vector<float>{3});
+  EXPECT_EQ(values_of<float>(r[2]), (std::vector<float>{3, 2}));
+  EXPECT_EQ(values_of<float>(r[3]), (std::vector<float>{2, -1, 3}));
+}
+
 } // namespace
 
 namespace {
@@ -136,6 +158,6 @@ TEST(Tutorial, SnippetsAreTheSameAsInTheDocument) {
       block += (line.size() >= indent ? line.substr(indent) : line) + "\n";
     }
   }
-  EXPECT_EQ(found, 7);
+  EXPECT_EQ(found, 9);
 }
 } // namespace

@@ -31,6 +31,7 @@ struct Limits {
   int exp_depth = 2; // nesting of scalar operations inside one function
   int max_rank = 3;
   int error_percent = 2; // how often a guard is left out on purpose
+  bool defines = true;   // calls of `define`d functions (the text must then carry them)
 };
 
 struct Named {

@@ -84,7 +84,7 @@ const Named* Builder::pick_var(const std::vector<Named>& vars, const Type& want,
 std::string Builder::exp(const Type& t, ExpScope& s, int depth) {
   // now and then a function: a `define`d one, or a `let`-bound one (not
   // inside a stencil function, whose window may not be passed on)
-  if (depth > 0 && !s.window && c_.chance(3)) return define_exp(t, s, depth);
+  if (depth > 0 && !s.window && lim_.defines && c_.chance(3)) return define_exp(t, s, depth);
   if (depth > 0 && !s.window && c_.chance(3)) return let_function(t, s, depth);
   if (t.is_scalar()) return scalar_exp(t.scalar_kind(), s, depth);
   return tuple_exp(t, s, depth);
