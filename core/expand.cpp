@@ -8,8 +8,9 @@ namespace {
 
 using namespace expansion;
 
+// Null `via`: a plain copy, positions as they were.
 SrcLoc at(SrcLoc loc, const std::shared_ptr<const CallSite>& via) {
-  loc.via = via;
+  if (via) loc.via = via;
   return loc;
 }
 
@@ -276,6 +277,7 @@ AccPtr array_sugar(const Build& b, const Operands& o) {
     return b.alet({{"_scatter/i", o.arr(0)}},
                   b.a(ac::Permute{std::move(keep_new), o.arr(1), std::move(target), o.arr(2)}));
   }
+  if (name == "stencil2") return stencil2(b, o);
   return segmented_sugar(b, o);
 }
 

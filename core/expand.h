@@ -18,7 +18,8 @@ namespace strata {
 
 std::shared_ptr<const CallSite> call_site(const std::string& function, const SrcLoc& call);
 
-// A deep copy whose positions (nodes, lambdas, bindings) are inside `via`.
+// A deep copy whose positions (nodes, lambdas, bindings) are inside `via`
+// (a null `via` keeps them as they are).
 ExpPtr clone_at(const ExpPtr& e, const std::shared_ptr<const CallSite>& via);
 AccPtr clone_at(const AccPtr& a, const std::shared_ptr<const CallSite>& via);
 Lambda clone_at(const Lambda& f, const std::shared_ptr<const CallSite>& via);

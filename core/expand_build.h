@@ -120,5 +120,7 @@ struct Operands {
 // One array sugar form, in core/expand_segmented.cpp: compact, filter and
 // the segmented scans.
 AccPtr segmented_sugar(const Build& b, const Operands& o);
+// `stencil2`, in core/expand_stencil2.cpp.
+AccPtr stencil2(const Build& b, const Operands& o);
 
 } // namespace strata::expansion

@@ -50,11 +50,15 @@ struct ALambda {
   SrcLoc loc;
 };
 
-// An operand of a call: an array, a scalar or a function (exactly one is set).
+// An operand of a call: an array, a scalar or a function (exactly one is
+// set); or, for `stencil2`, a window's sizes, or a boundary (`boundary` >= 0
+// is an ac::BoundaryKind, `scalar` then holds a constant boundary's value).
 struct Operand {
   AccPtr array;
   ExpPtr scalar;
   std::shared_ptr<Lambda> fn;
+  std::vector<int64_t> window = {};
+  int boundary = -1;
 };
 
 // ---------------------------------------------------------------- scalar forms

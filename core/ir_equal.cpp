@@ -62,7 +62,8 @@ bool same(const std::shared_ptr<Lambda>& a, const std::shared_ptr<Lambda>& b) {
   return a && b ? same(*a, *b) : a == b;
 }
 bool same(const Operand& a, const Operand& b) {
-  return same(a.array, b.array) && same(a.scalar, b.scalar) && same(a.fn, b.fn);
+  return same(a.array, b.array) && same(a.scalar, b.scalar) && same(a.fn, b.fn) &&
+         a.window == b.window && a.boundary == b.boundary;
 }
 bool same(const ALambda& a, const ALambda& b) {
   return same(a.params, b.params) && same(a.body, b.body);

@@ -350,6 +350,12 @@ public:
       switch (sugar_operand_kind(f, i - 1)) {
       case 'a': out.push_back(Operand{acc(s.items[i]), nullptr, nullptr}); break;
       case 'e': out.push_back(Operand{nullptr, exp(s.items[i]), nullptr}); break;
+      case 'w': out.push_back(Operand{nullptr, nullptr, nullptr, window(s.items[i])}); break;
+      case 'b': {
+        ac::Boundary b = boundary(s.items[i]);
+        out.push_back(Operand{nullptr, b.constant, nullptr, {}, int(b.kind)});
+        break;
+      }
       default:
         out.push_back(Operand{nullptr, nullptr, std::make_shared<Lambda>(lambda(s.items[i]))});
       }

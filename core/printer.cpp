@@ -181,10 +181,24 @@ std::vector<Doc> exp_docs(const std::vector<ExpPtr>& es) {
   return out;
 }
 
+Doc boundary_doc(const ac::Boundary& b);
+
 std::vector<Doc> operand_docs(const std::vector<Operand>& ops) {
   std::vector<Doc> out;
-  for (const Operand& o : ops)
-    out.push_back(o.array ? acc_doc(o.array) : o.scalar ? exp_doc(o.scalar) : lambda_doc(*o.fn));
+  for (const Operand& o : ops) {
+    if (o.boundary >= 0) {
+      out.push_back(boundary_doc(ac::Boundary{ac::BoundaryKind(o.boundary), o.scalar}));
+    } else if (o.array || o.scalar || o.fn) {
+      out.push_back(o.array    ? acc_doc(o.array)
+                    : o.scalar ? exp_doc(o.scalar)
+                               : lambda_doc(*o.fn));
+    } else {
+      std::vector<Doc> sizes;
+      for (int64_t w : o.window)
+        sizes.push_back(leaf(std::to_string(w)));
+      out.push_back(list(std::move(sizes)));
+    }
+  }
   return out;
 }
 

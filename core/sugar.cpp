@@ -35,6 +35,7 @@ constexpr SugarForm kSugar[] = {
     {"scanr1seg", true, "faa", "f a segs"},
     {"scanlseg", true, "feaa", "f z a segs"},
     {"scanrseg", true, "feaa", "f z a segs"},
+    {"stencil2", true, "wbwbfaa", "wa ba wb bb f a b"},
     {"for", false, "eef", "n init f"},
 };
 

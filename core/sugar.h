@@ -14,8 +14,9 @@ namespace strata {
 struct SugarForm {
   std::string_view name;
   bool array_result; // an Acc form (else an Exp form)
-  // One letter per operand: `a` array, `e` scalar, `f` function. A trailing
-  // `+` repeats the last letter one or more times.
+  // One letter per operand: `a` array, `e` scalar, `f` function, `w` window
+  // sizes `(w ...)`, `b` a stencil boundary. A trailing `+` repeats the last
+  // letter one or more times.
   std::string_view operands;
   std::string_view sig; // operand names for messages: "f z a"
 };

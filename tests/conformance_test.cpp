@@ -258,6 +258,11 @@ TEST_P(Conformance, FunctionsAndEverydayFormsComputedByHand) {
        array_of<int32_t>({10, 11, 13, 10, 10, 13, 10, 14, 19, 10, 10, 16}, {2, 6})},
       {"(scanrseg + 10i32 " + m + " (use (array i64 (3) 2 0 1)))",
        array_of<int32_t>({13, 12, 10, 10, 13, 10, 19, 15, 10, 10, 16, 10}, {2, 6})},
+      // stencil2: a mirrored neighbour of m plus 100 times a constant-bounded one of the other
+      {"(stencil2 (3 3) mirror (1 3) (constant -1i32) (lambda (a b) (+ (at a -1 1) (* 100i32 (at "
+       "b 0 -1)))) " +
+           m + " (use (array i32 (1 3) 10 20 30)))",
+       array_of<int32_t>({-95, 1006, 2005}, {1, 3})},
       // 0 + 1 + 2 + 3 + 4, and a let-bound function called twice
       {"(unit (for 5 0 (lambda (i acc) (+ acc i))))", scalar_array<int64_t>(10)},
       {"(unit (let ((k 3) (f (lambda (a) (* a k)))) (f (f 2))))", scalar_array<int64_t>(18)},
@@ -267,6 +272,16 @@ TEST_P(Conformance, FunctionsAndEverydayFormsComputedByHand) {
        array_of<int32_t>({27, 54})},
       {"(unit (while (lambda (s) (< s 100)) (lambda (s) (sq s)) 2))", scalar_array<int64_t>(256)},
   };
+  // stencil2 over one array reads as stencil does, under every boundary
+  for (const char* b : {"clamp", "mirror", "wrap", "(constant 7i32)"}) {
+    std::string f = "(+ (at a -1 2) (* 10i32 (at a 1 -2)))";
+    std::string twin = "(atuple (stencil2 (3 5) " + std::string(b) + " (1 1) clamp (lambda (a z) " +
+                       f + ") " + m + " " + m + ") (stencil (3 5) " + b + " (lambda (a) " + f +
+                       ") " + m + "))";
+    std::vector<Array> r = run(parse_and_check("(program () " + twin + ")"), {});
+    ASSERT_EQ(r.size(), 2u);
+    EXPECT_EQ(compare_bitwise(r[1], r[0]), std::nullopt) << b;
+  }
   for (const Case& c : cases) {
     std::vector<Array> r = run(parse_and_check(defs + "(program () " + c.body + ")"), {});
     ASSERT_EQ(r.size(), 1u) << c.body;

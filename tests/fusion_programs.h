@@ -138,6 +138,9 @@ inline const std::vector<FusionCase>& fusion_cases() {
        "(scanl1seg + m (use (array i64 (3) 2 0 2))) (scanr1seg max (map (lambda (x) (* x x)) m) "
        "(use (array i64 (2) 3 1))) (scanlseg - 7 m (use (array i64 (3) 0 3 1))) (scanrseg - 7 "
        "(reshape (ix 12) m) (use (array i64 (4) 5 0 0 7))))"},
+      {"sugar_stencil2",
+       "(stencil2 (3 1) wrap (1 3) (constant 5) (lambda (a b) (- (at a 1 0) (at b 0 -1))) m "
+       "(reshape (ix 2 6) m))"},
       {"err_compact_shapes", "(compact (map (lambda (x) (> x 0)) (reshape (ix 4 2) xs)) m)"},
       {"err_segments", "(scanrseg + 0 m (use (array i64 (2) 1 1)))"},
       {"let_functions",

@@ -34,12 +34,26 @@ std::string Builder::sugar(const Type& elem, int rank, int depth) {
   bool boolean = elem.is_scalar(ScalarKind::Bool);
   bool i64 = elem.is_scalar(ScalarKind::I64);
   int d = depth;
-  switch (c_.weighted({rank >= 1 ? 3 : 0, rank >= 1 ? 2 : 0, rank >= 1 ? 2 : 0, rank == 2 ? 2 : 0,
-                       rank >= 1 ? 2 : 0, 3, rank == 0 && num ? 3 : 0, rank == 0 && num ? 2 : 0,
-                       rank == 0 && boolean ? 2 : 0, rank == 0 && boolean ? 2 : 0,
-                       i64 && rank == 1 ? 4 : 0, num ? 1 : 0, scalar && rank >= 1 ? 2 : 0, 2,
-                       rank == 1 ? 1 : 0, rank == 1 ? 2 : 0, i64 && rank < lim_.max_rank ? 1 : 0,
-                       scalar && rank >= 1 ? 2 : 0, scalar && rank >= 1 ? 1 : 0})) {
+  switch (c_.weighted({rank >= 1 ? 3 : 0,
+                       rank >= 1 ? 2 : 0,
+                       rank >= 1 ? 2 : 0,
+                       rank == 2 ? 2 : 0,
+                       rank >= 1 ? 2 : 0,
+                       3,
+                       rank == 0 && num ? 3 : 0,
+                       rank == 0 && num ? 2 : 0,
+                       rank == 0 && boolean ? 2 : 0,
+                       rank == 0 && boolean ? 2 : 0,
+                       i64 && rank == 1 ? 4 : 0,
+                       num ? 1 : 0,
+                       scalar && rank >= 1 ? 2 : 0,
+                       2,
+                       rank == 1 ? 1 : 0,
+                       rank == 1 ? 2 : 0,
+                       i64 && rank < lim_.max_rank ? 1 : 0,
+                       scalar && rank >= 1 ? 2 : 0,
+                       scalar && rank >= 1 ? 1 : 0,
+                       scalar && rank >= 1 ? 2 : 0})) {
   case 0: {
     static const char* forms[] = {"reverse", "tail", "init"};
     return "(" + std::string(forms[c_.below(3)]) + " " + acc(elem, rank, d) + ")";
@@ -137,6 +151,30 @@ std::string Builder::sugar(const Type& elem, int rank, int depth) {
       return std::string(c_.below(2) ? "(scanl1seg " : "(scanr1seg ") + op + " " + t + " " +
              segments(n) + ")";
     });
+  }
+  case 19: {
+    // stencil2: one neighbour of each array (windows of 1 or 3), combined
+    std::string sizes[2], offsets[2], bounds[2];
+    for (int k = 0; k < 2; ++k) {
+      sizes[k] = "(";
+      for (int dim = 0; dim < rank; ++dim) {
+        int w = c_.below(2) ? 3 : 1;
+        sizes[k] += (dim ? " " : "") + std::to_string(w);
+        offsets[k] += " " + std::to_string(w == 3 ? c_.range(0, 2) - 1 : 0);
+      }
+      sizes[k] += ")";
+      static const char* kinds[] = {"clamp", "mirror", "wrap"};
+      int b = c_.below(4);
+      bounds[k] = b < 3 ? kinds[b] : "(constant " + literal(elem.scalar_kind()) + ")";
+    }
+    std::string na = fresh("na"), nb = fresh("nb"), xa = fresh("x"), xb = fresh("x");
+    ExpScope inner;
+    inner.vars = {{xa, elem}, {xb, elem}};
+    std::string body = exp(elem, inner, lim_.exp_depth);
+    std::string a = acc(elem, rank, d), bb = acc(elem, rank, d);
+    return "(stencil2 " + sizes[0] + " " + bounds[0] + " " + sizes[1] + " " + bounds[1] +
+           " (lambda (" + na + " " + nb + ") (let ((" + xa + " (at " + na + offsets[0] + ")) (" +
+           xb + " (at " + nb + offsets[1] + "))) " + body + ")) " + a + " " + bb + ")";
   }
   default: {
     // a seeded segmented scan is one longer per segment: built from a row
