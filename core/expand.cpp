@@ -25,16 +25,20 @@ void relocate(ALambda& f, const std::shared_ptr<const CallSite>& via) {
     p.loc = at(p.loc, via);
 }
 
-// The lambdas and bindings a node holds (not its child nodes): copied apart
-// from the original where they are shared, and moved inside `via`.
+// A function held by pointer (a call's operand, a let-bound function): copied
+// apart from the original, which other copies share, and moved inside `via`.
+void relocate(std::shared_ptr<Lambda>& f, const std::shared_ptr<const CallSite>& via) {
+  if (!f) return;
+  f = std::make_shared<Lambda>(*f);
+  relocate(*f, via);
+}
+
+// The lambdas and bindings a node holds (not its child nodes), moved inside `via`.
 void relocate_parts(ExpNode& n, const std::shared_ptr<const CallSite>& via) {
   std::visit(Overload{[&](ex::Let& l) {
                         for (ex::Binding& b : l.bindings) {
                           b.loc = at(b.loc, via);
-                          if (b.fn) {
-                            b.fn = std::make_shared<Lambda>(*b.fn);
-                            relocate(*b.fn, via);
-                          }
+                          relocate(b.fn, via);
                         }
                       },
                       [&](ex::While& w) {
@@ -43,10 +47,7 @@ void relocate_parts(ExpNode& n, const std::shared_ptr<const CallSite>& via) {
                       },
                       [&](ex::Call& c) {
                         for (Operand& o : c.args)
-                          if (o.fn) {
-                            o.fn = std::make_shared<Lambda>(*o.fn);
-                            relocate(*o.fn, via);
-                          }
+                          relocate(o.fn, via);
                       },
                       [](auto&) {}},
              n);
@@ -74,10 +75,7 @@ void relocate_parts(AccNode& n, const std::shared_ptr<const CallSite>& via) {
           },
           [&](ac::Call& c) {
             for (Operand& o : c.args)
-              if (o.fn) {
-                o.fn = std::make_shared<Lambda>(*o.fn);
-                relocate(*o.fn, via);
-              }
+              relocate(o.fn, via);
           },
           [](auto&) {}},
       n);
