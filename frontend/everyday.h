@@ -9,8 +9,9 @@
 // (whole-array reductions), `take drop init tail reverse transpose concat`
 // (`++`), `iota enumFromN enumFromStepN`, `postscanl postscanr`, `gather
 // scatter`, `compact filter` (a tuple of the kept elements and each row's
-// count), `scanl1Seg scanr1Seg scanlSeg scanrSeg`, `zipWith` over three or
-// more arrays, and the scalar loop `for_(n, init, f)`.
+// count), `scanl1Seg scanr1Seg scanlSeg scanrSeg`, `stencil2` (one window
+// shape for both arrays), `zipWith` over three or more arrays, and the scalar
+// loop `for_(n, init, f)`.
 #pragma once
 
 #include <memory>
@@ -224,6 +225,33 @@ auto zipWith(F f, const Acc<A>& a, const Acc<B>& b, const Acc<C>& c, const Acc<M
       "zipwith", {detail::fn_operand(std::move(lambda)), detail::array_operand(a.node()),
                   detail::array_operand(b.node()), detail::array_operand(c.node()),
                   detail::array_operand(more.node())...});
+}
+
+// ---------------------------------------------------------------- stencil2
+// `(stencil2 (W ...) ba (W ...) bb f a b)`, one window shape for both arrays:
+// f(na, nb) reads a's neighbours with na(o...) and b's with nb(o...).
+template <int... Ws, class F, class BA, class A, class BB, class B>
+auto stencil2(F f, const BA& ba, const Acc<A>& a, const BB& bb, const Acc<B>& b) {
+  static_assert(ArrayType<A> && ArrayType<B> && A::rank == B::rank,
+                "strata: stencil2: two arrays of the same rank");
+  static_assert(int(sizeof...(Ws)) == A::rank,
+                "strata: stencil2: give one window size per dimension of the arrays");
+  static_assert(((Ws > 0 && Ws % 2 == 1) && ...), "strata: stencil2: window sizes must be odd");
+  using WA = Window<detail::Elem<A>, A::rank>;
+  using WB = Window<detail::Elem<B>, B::rank>;
+  STRATA_FE_CHECK_FN("stencil2", F, WA, WB);
+  auto [lambda, body] = detail::trace<WA, WB>(f);
+  using R = typename decltype(body)::type;
+  auto bound = [](const ac::Boundary& x) {
+    return Operand{nullptr, x.constant, nullptr, {}, int(x.kind)};
+  };
+  std::vector<int64_t> sizes{int64_t(Ws)...};
+  return detail::sugar<Array<Dim<A::rank>, R>>(
+      "stencil2",
+      {Operand{nullptr, nullptr, nullptr, sizes}, bound(detail::boundary_ir<detail::Elem<A>>(ba)),
+       Operand{nullptr, nullptr, nullptr, sizes}, bound(detail::boundary_ir<detail::Elem<B>>(bb)),
+       detail::fn_operand(std::move(lambda)), detail::array_operand(a.node()),
+       detail::array_operand(b.node())});
 }
 
 // ------------------------------------------------------------ scalar loop

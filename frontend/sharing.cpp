@@ -453,10 +453,11 @@ private:
             [&](const ac::Call& c) {
               std::vector<Operand> ops;
               for (const Operand& o : c.args) {
-                if (o.array) ops.push_back(Operand{acc(o.array), nullptr, nullptr});
-                if (o.scalar) ops.push_back(Operand{nullptr, top(o.scalar), nullptr});
-                if (o.fn)
-                  ops.push_back(Operand{nullptr, nullptr, std::make_shared<Lambda>(lambda(*o.fn))});
+                Operand r{nullptr, nullptr, nullptr, o.window, o.boundary};
+                if (o.array) r.array = acc(o.array);
+                if (o.scalar) r.scalar = top(o.scalar);
+                if (o.fn) r.fn = std::make_shared<Lambda>(lambda(*o.fn));
+                ops.push_back(std::move(r));
               }
               return mk(ac::Call{c.name, std::move(ops)});
             },
