@@ -101,7 +101,7 @@ Buffer Buffer::allocate(size_t bytes, bool zero) {
     base = static_cast<std::byte*>(
         ::operator new(total == 0 ? kAlign : total, std::align_val_t(kAlign)));
   } catch (const std::bad_alloc&) {
-    throw Error(ErrorKind::Resource, kOutOfMemory + std::to_string(bytes) + " bytes");
+    throw out_of_memory_error(bytes);
   }
   if (zero) std::memset(base, 0, total);
   Buffer b;
@@ -112,6 +112,11 @@ Buffer Buffer::allocate(size_t bytes, bool zero) {
   });
   b.bytes_ = bytes;
   return b;
+}
+
+Error Buffer::out_of_memory_error(size_t bytes, const std::string& where) {
+  return Error(ErrorKind::Resource, kOutOfMemory + std::to_string(bytes) + " bytes" +
+                                        (where.empty() ? "" : " of " + where));
 }
 
 uint64_t Buffer::allocation_count() {
@@ -125,9 +130,7 @@ Array Array::allocate(const Type& elem, Shape shape, bool zero) {
   a.shape_ = std::move(shape);
   a.kinds_ = elem.leaves();
   for (ScalarKind k : a.kinds_) {
-    size_t bytes = 0;
-    if (__builtin_mul_overflow(size_t(a.size_), scalar_size(k), &bytes))
-      throw Error(ErrorKind::Resource, "array of shape " + shape_str(a.shape_) + " is too large");
+    size_t bytes = leaf_bytes(a.shape_, k);
     try {
       a.leaves_.push_back(Buffer::allocate(bytes, zero));
     } catch (const Error& e) {
@@ -135,6 +138,13 @@ Array Array::allocate(const Type& elem, Shape shape, bool zero) {
     }
   }
   return a;
+}
+
+size_t Array::leaf_bytes(const Shape& shape, ScalarKind k) {
+  size_t bytes = 0;
+  if (__builtin_mul_overflow(size_t(shape_size(shape)), scalar_size(k), &bytes))
+    throw Error(ErrorKind::Resource, "array of shape " + shape_str(shape) + " is too large");
+  return bytes;
 }
 
 Scalar Array::read(size_t leaf, int64_t i) const {

@@ -42,6 +42,9 @@ public:
   // refused by the system): an error that depends on what else is live, not
   // only on the program and its inputs.
   static bool out_of_memory(const Error& e);
+  // The error of an allocation of `bytes` that the system (or a device,
+  // named in `where`: "device memory") refused; out_of_memory() holds for it.
+  static Error out_of_memory_error(size_t bytes, const std::string& where = "");
 
 private:
   std::shared_ptr<std::byte> data_;
@@ -54,6 +57,10 @@ public:
   // A zero-filled array of the element type and shape (contents unspecified
   // when !zero: for engines that write every element).
   static Array allocate(const Type& elem, Shape shape, bool zero = true);
+  // The bytes of one leaf of kind `k` of an array of `shape`; a `resource`
+  // error "array of shape (...) is too large" when they overflow (every
+  // engine's allocation counts with it, device memory too).
+  static size_t leaf_bytes(const Shape& shape, ScalarKind k);
 
   const Type& elem_type() const { return elem_; }
   Type type() const { return Type::array(elem_, rank()); }

@@ -2,20 +2,31 @@
 
 #include <algorithm>
 
+#include "core/array.h"
+
 namespace strata::cuda {
 
 DeviceBackend::DeviceBackend(const Driver& d, const std::vector<char>& image) : d_(d) {
-  check(d_, d_.CtxSetCurrent(d_.context), "cuCtxSetCurrent");
+  make_current();
   check(d_, d_.ModuleLoadData(&module_, image.data()), "cuModuleLoadData");
 }
 
 DeviceBackend::~DeviceBackend() {
+  d_.CtxSetCurrent(d_.context);
   if (module_) d_.ModuleUnload(module_);
+}
+
+void DeviceBackend::make_current() const {
+  check(d_, d_.CtxSetCurrent(d_.context), "cuCtxSetCurrent");
 }
 
 uint64_t DeviceBackend::alloc(size_t bytes) {
   CUdeviceptr p = 0;
-  check(d_, d_.MemAlloc(&p, std::max<size_t>(bytes, 1)), "cuMemAlloc");
+  CUresult r = d_.MemAlloc(&p, std::max<size_t>(bytes, 1));
+  // Counted as an allocation that did not fit (Buffer::out_of_memory), as
+  // past the host's memory limit: the check could not run, not a disagreement.
+  if (r == CUDA_ERROR_OUT_OF_MEMORY) throw Buffer::out_of_memory_error(bytes, "device memory");
+  check(d_, r, "cuMemAlloc");
   return uint64_t(p);
 }
 void DeviceBackend::free(uint64_t address) {

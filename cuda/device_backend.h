@@ -18,6 +18,11 @@ public:
   DeviceBackend(const DeviceBackend&) = delete;
   DeviceBackend& operator=(const DeviceBackend&) = delete;
 
+  // Makes the driver's context current on the calling thread: a CUDA context
+  // is current per thread, and an executable may run (and be destroyed) on
+  // any thread, not only the one that compiled it.
+  void make_current() const;
+
   uint64_t alloc(size_t bytes) override;
   void free(uint64_t address) override;
   void upload(uint64_t dst, const void* src, size_t bytes) override;

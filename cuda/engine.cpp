@@ -4,6 +4,7 @@
 #include <mutex>
 
 #include "core/error.h"
+#include "core/ir_walk.h"
 #include "cuda/compile.h"
 #include "cuda/device_backend.h"
 
@@ -15,8 +16,8 @@ using namespace cuda;
 // disk caches) loaded as a module into the device.
 class CudaExecutable final : public Executable {
 public:
-  CudaExecutable(const Driver& d, CompiledProgram p, const ReductionOrder& order)
-      : p_(std::move(p)), order_(order) {
+  CudaExecutable(const Driver& d, CompiledProgram p, const ReductionOrder& order, int math_ulps)
+      : p_(std::move(p)), order_(order), math_ulps_(math_ulps) {
     auto t0 = std::chrono::steady_clock::now();
     backend_ = std::make_unique<DeviceBackend>(d, p_.image);
     pool_ = std::make_unique<Pool>(*backend_);
@@ -27,8 +28,16 @@ public:
     p_.report.counts.emplace_back("nvrtc compiles", p_.nvrtc_ran ? 1 : 0);
   }
 
+  ~CudaExecutable() override {
+    try { // the pool frees its buffers first, on this thread
+      backend_->make_current();
+    } catch (const Error&) {
+    }
+  }
+
   std::vector<Array> run(const std::vector<Array>& inputs) override {
     std::lock_guard lock(mutex_);
+    backend_->make_current();
     KernelTimes times;
     std::vector<Array> out =
         run_graph(p_.graph, p_.code, *backend_, *pool_, inputs, order_, &times);
@@ -41,11 +50,13 @@ public:
   }
   // Chunks and lanes are launch parameters: the same kernels run any order.
   ReductionOrder reduction_order() const override { return order_; }
+  int math_ulps() const override { return math_ulps_; }
   const CompileReport& compile_report() const override { return p_.report; }
 
 private:
   CompiledProgram p_;
   ReductionOrder order_;
+  int math_ulps_;
   std::unique_ptr<DeviceBackend> backend_;
   std::unique_ptr<Pool> pool_; // returns buffers to backend_: declared after it
   mutable std::mutex mutex_;
@@ -73,6 +84,22 @@ private:
   std::string target_;
 };
 
+// Transcendentals are CUDA's device math library, not glibc's: within 4 ulps
+// of the correctly rounded result by the maximum errors CUDA documents
+// (docs/cuda.md, "Device math"), so the oracle compares a program that calls
+// one under bounds; every other program stays bitwise.
+int math_ulps(const Program& program) {
+  bool calls = false;
+  walk_nodes(
+      *program.body,
+      [&](Exp& e) {
+        if (const auto* p = std::get_if<ex::PrimApp>(&e.node))
+          calls = calls || is_libm_function(p->op);
+      },
+      [](Acc&) {});
+  return calls ? 4 : 0;
+}
+
 class CudaEngine final : public Engine {
 public:
   std::string name() const override { return "cuda"; }
@@ -87,7 +114,7 @@ public:
     const Driver* d = load_driver(why);
     if (!d) throw Error(ErrorKind::Resource, SrcLoc{}, "cuda engine: " + why);
     return std::make_unique<CudaExecutable>(*d, compile_program(program, options.fusion, d->arch),
-                                            options.order);
+                                            options.order, math_ulps(program));
   }
 };
 

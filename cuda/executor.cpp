@@ -17,6 +17,7 @@ Pool::~Pool() {
 }
 
 std::shared_ptr<uint64_t> Pool::get(size_t bytes) {
+  if (bytes > (size_t(1) << 62)) throw Buffer::out_of_memory_error(bytes, "device memory");
   bytes = (std::max<size_t>(bytes, 1) + 255) / 256 * 256;
   uint64_t address = 0;
   auto it = free_.find(bytes);
@@ -24,7 +25,16 @@ std::shared_ptr<uint64_t> Pool::get(size_t bytes) {
     address = it->second;
     free_.erase(it);
   } else {
-    address = backend_.alloc(bytes);
+    try {
+      address = backend_.alloc(bytes);
+    } catch (const Error& e) {
+      if (!Buffer::out_of_memory(e) || free_.empty()) throw;
+      // Give the buffers kept for reuse back to the device and try once more.
+      for (auto& [size, kept] : free_)
+        backend_.free(kept);
+      free_.clear();
+      address = backend_.alloc(bytes);
+    }
     ++allocations_;
   }
   std::weak_ptr<Pool*> alive = alive_;
@@ -83,9 +93,8 @@ void Run::set(ArrayId id, DevArray a) {
 DevArray Run::allocate(ArrayId id, const Shape& shape) {
   DevArray a;
   a.shape = shape;
-  int64_t n = shape_size(shape);
   for (ScalarKind k : slot_type(id).elem().leaves())
-    a.leaves.push_back(pool_.get(size_t(n) * scalar_size(k)));
+    a.leaves.push_back(pool_.get(Array::leaf_bytes(shape, k)));
   return a;
 }
 

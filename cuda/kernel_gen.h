@@ -17,11 +17,18 @@
 #include <string>
 
 #include "cuda/codegen.h"
+#include <optional>
+
 #include "cuda/codegen_scalar.h"
 
 namespace strata::cuda {
 
 constexpr const char* kCombineKey = " + 4611686018427387904ll"; // 2^62
+
+// The prelude's atomic update (s_red_add, ...) a permute combines with when
+// its combiner gives the same value in every order on a 32- or 64-bit
+// integer (core/combiner.h); nullopt: the ordered combining step.
+std::optional<std::string> permute_atomic_update(const kn::Permute& x);
 
 class KernelGen {
 public:

@@ -51,6 +51,28 @@ S_HD bool s_fail(SCtx& c, int site) {
   return true;
 }
 
+// ---- combining integers in any order (a permute whose combiner is one of
+// these operations, core/combiner.h reorders_exactly): atomics on the
+// device, plain updates in the host build, where work items run one by one.
+#if defined(__CUDA_ARCH__)
+#define S_RED(name, fn, T, D) __device__ inline void name(T* p, T v) { fn((D*)p, (D)v); }
+#define S_RED4(name, fn) S_RED(name, fn, i32, int) S_RED(name, fn, u32, unsigned) \
+  S_RED(name, fn, i64, u64) S_RED(name, fn, u64, u64)
+S_RED4(s_red_add, atomicAdd) S_RED4(s_red_and, atomicAnd) S_RED4(s_red_or, atomicOr)
+S_RED4(s_red_xor, atomicXor)
+S_RED(s_red_min, atomicMin, i32, int) S_RED(s_red_min, atomicMin, u32, unsigned)
+S_RED(s_red_min, atomicMin, i64, i64) S_RED(s_red_min, atomicMin, u64, u64)
+S_RED(s_red_max, atomicMax, i32, int) S_RED(s_red_max, atomicMax, u32, unsigned)
+S_RED(s_red_max, atomicMax, i64, i64) S_RED(s_red_max, atomicMax, u64, u64)
+#else
+template <class T> inline void s_red_add(T* p, T v) { *p = (T)((u64)*p + (u64)v); }
+template <class T> inline void s_red_and(T* p, T v) { *p = (T)(*p & v); }
+template <class T> inline void s_red_or(T* p, T v) { *p = (T)(*p | v); }
+template <class T> inline void s_red_xor(T* p, T v) { *p = (T)(*p ^ v); }
+template <class T> inline void s_red_min(T* p, T v) { if (v < *p) *p = v; }
+template <class T> inline void s_red_max(T* p, T v) { if (v > *p) *p = v; }
+#endif
+
 // ---- bits of floats, NaN and infinity tests
 S_HD f32 s_f32(u32 b) { union { u32 u; f32 f; } x; x.u = b; return x.f; }
 S_HD f64 s_f64(u64 b) { union { u64 u; f64 f; } x; x.u = b; return x.f; }

@@ -33,6 +33,10 @@
 // and may provide:
 //   void drop(ArrayId);                          a loop's condition and `next` arrays
 //                                                are no longer needed under that id
+//                                                (only arrays the loop's own kernels
+//                                                made: never its state, nor an array
+//                                                from outside it that cond or body
+//                                                returns as it is)
 //   void enter_loop(); void leave_loop();        around each awhile
 #pragma once
 
@@ -129,6 +133,17 @@ private:
         if constexpr (requires { r.leave_loop(); }) r.leave_loop();
       }
     } leave{r_};
+    // The arrays the loop's own kernels make: the only ones it may let go.
+    std::vector<bool> made(g_.arrays.size(), false);
+    auto mark = [&](const Kernel& inner) {
+      for (ArrayId id : inner.outputs)
+        made[size_t(id)] = true;
+    };
+    for_each_kernel(l.cond, mark);
+    for_each_kernel(l.body, mark);
+    auto drop_made = [&](ArrayId id) {
+      if (made[size_t(id)]) drop(id);
+    };
     std::vector<Value> state;
     for (ArrayId id : l.init)
       state.push_back(r_.get(id));
@@ -138,13 +153,13 @@ private:
       state.clear();
       block(l.cond);
       bool go = r_.loop_continues(l.cond_result);
-      drop(l.cond_result);
+      drop_made(l.cond_result);
       if (!go) break;
       block(l.body);
       for (ArrayId id : l.next)
         state.push_back(r_.get(id));
       for (ArrayId id : l.next)
-        drop(id);
+        drop_made(id);
     }
     for (size_t i = 0; i < k.outputs.size(); ++i)
       r_.set(k.outputs[i], r_.get(l.state[i]));
