@@ -23,9 +23,15 @@ std::string_view scalar_name(ScalarKind k);
 std::optional<ScalarKind> scalar_from_name(std::string_view name);
 size_t scalar_size(ScalarKind k);
 
-inline bool is_float(ScalarKind k) { return k == ScalarKind::F32 || k == ScalarKind::F64; }
-inline bool is_integral(ScalarKind k) { return k != ScalarKind::Bool && !is_float(k); }
-inline bool is_numeric(ScalarKind k) { return k != ScalarKind::Bool; }
+inline bool is_float(ScalarKind k) {
+  return k == ScalarKind::F32 || k == ScalarKind::F64;
+}
+inline bool is_integral(ScalarKind k) {
+  return k != ScalarKind::Bool && !is_float(k);
+}
+inline bool is_numeric(ScalarKind k) {
+  return k != ScalarKind::Bool;
+}
 bool is_signed(ScalarKind k);
 int bit_width(ScalarKind k);
 
@@ -85,6 +91,11 @@ public:
   }
   // Bitwise identity: NaN equals the same NaN, -0 differs from +0.
   bool identical(const Scalar& o) const { return kind_ == o.kind_ && bits_ == o.bits_; }
+  // A float NaN (any payload).
+  bool is_nan() const {
+    if (kind_ == ScalarKind::F32) return get<float>() != get<float>();
+    return kind_ == ScalarKind::F64 && get<double>() != get<double>();
+  }
   // Reads/writes the value's bytes (scalar_size(kind) of them).
   const void* data() const { return &bits_; }
   static Scalar from_bytes(ScalarKind k, const void* p) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
+#include <limits>
 #include <numbers>
 
 #include "interpreter/primitives.h"
@@ -216,6 +217,10 @@ const char* why_text(Why w) {
 BScalar BScalar::exact(const Scalar& s) {
   BScalar r;
   r.point = s;
+  if (s.is_nan()) { // exact_nan(): determined, NaN in every legal evaluation
+    r.lo = r.hi = std::numeric_limits<double>::quiet_NaN();
+    return r;
+  }
   if (s.kind() == ScalarKind::F32) return enclose<float>(s, s.get<float>(), s.get<float>());
   if (s.kind() == ScalarKind::F64) return enclose<double>(s, s.get<double>(), s.get<double>());
   return r;
@@ -227,6 +232,45 @@ BScalar BScalar::undetermined(Why w) const {
   return r;
 }
 
+namespace {
+// A primitive with an exact NaN operand (BScalar::exact_nan; the header's rules).
+BScalar with_exact_nan(Prim op, const BScalar& a, const BScalar& b, const Scalar& point) {
+  switch (op) {
+  case Prim::Min:
+  case Prim::Max: { // the non-NaN operand, which every legal evaluation gives too
+    if (a.exact_nan() && b.exact_nan()) return BScalar::exact(point);
+    BScalar r = a.exact_nan() ? b : a;
+    if (!r.determined()) return BScalar{point, 0, 0, r.why};
+    r.point = point;
+    return r;
+  }
+  case Prim::Eq:
+  case Prim::Ne:
+  case Prim::Lt:
+  case Prim::Le:
+  case Prim::Gt:
+  case Prim::Ge:
+  case Prim::IsNaN:
+  case Prim::IsInf: return BScalar::exact(point); // the same answer whatever the other operand
+  case Prim::Add:
+  case Prim::Sub:
+  case Prim::Mul:
+  case Prim::Div:
+  case Prim::Neg:
+  case Prim::Abs:
+  case Prim::Sqrt:
+  case Prim::Floor:
+  case Prim::Ceil:
+  case Prim::Round:
+  case Prim::Trunc: // IEEE: NaN in, NaN out, whatever the other operand
+    if (point.is_nan()) return BScalar::exact(point);
+    break;
+  default: break;
+  }
+  return BScalar{point, 0, 0, Why::NaN};
+}
+} // namespace
+
 BScalar bound_prim(Prim op, const BScalar* args, int math_ulps, const SrcLoc& loc) {
   const BScalar& a = args[0];
   const BScalar& b = prim_arity(op) == 2 ? args[1] : args[0];
@@ -237,6 +281,7 @@ BScalar bound_prim(Prim op, const BScalar* args, int math_ulps, const SrcLoc& lo
     for (const BScalar* x : {&a, &b})
       if (x->determined() && x->point.get<bool>() == absorbing) return BScalar::exact(point);
   }
+  if (a.exact_nan() || b.exact_nan()) return with_exact_nan(op, a, b, point);
   for (const BScalar* x : {&a, &b})
     if (!x->determined()) return BScalar{point, 0, 0, x->why};
   if (!a.is_float()) return BScalar::exact(point);
@@ -247,7 +292,7 @@ BScalar bound_prim(Prim op, const BScalar* args, int math_ulps, const SrcLoc& lo
 BScalar bound_cast(ScalarKind to, const BScalar& v) {
   Scalar point = apply_cast(to, v.point);
   if (!v.determined()) return BScalar{point, 0, 0, v.why};
-  if (!v.is_float()) return BScalar::exact(point);
+  if (!v.is_float() || v.exact_nan()) return BScalar::exact(point);
   Scalar lo = apply_cast(to, v.point.kind() == ScalarKind::F32 ? Scalar::make(float(v.lo))
                                                                : Scalar::make(v.lo));
   Scalar hi = apply_cast(to, v.point.kind() == ScalarKind::F32 ? Scalar::make(float(v.hi))
@@ -264,6 +309,8 @@ BScalar hull(const BScalar& a, const BScalar& b) {
   if (!a.determined()) return a;
   if (!b.determined()) return a.undetermined(b.why);
   if (!a.is_float()) return a.point.identical(b.point) ? a : a.undetermined(Why::Branch);
+  if (a.exact_nan() || b.exact_nan())
+    return a.exact_nan() && b.exact_nan() ? a : a.undetermined(Why::NaN);
   BScalar r = a;
   r.lo = std::min(a.lo, b.lo);
   r.hi = std::max(a.hi, b.hi);

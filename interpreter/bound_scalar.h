@@ -21,7 +21,13 @@
 //  - comparisons and float casts to integers and bools are determined when
 //    every point of the enclosure gives the same answer, undetermined else;
 //  - integers and bools whose operands are determined are the interpreter's
-//    values (no freedom touches them).
+//    values (no freedom touches them);
+//  - a NaN with no freedom (a `nan` literal, or IEEE arithmetic on one) is
+//    exact_nan(): `min`/`max` give the other operand's enclosure (they
+//    return the non-NaN operand), comparisons, isnan, isinf and casts are
+//    decided, + - * / neg abs sqrt floor ceil round trunc stay exact NaN; any
+//    other rule on it is undetermined (NaN). A NaN that only some legal
+//    evaluations reach (log of an interval crossing 0) is undetermined.
 #pragma once
 
 #include <cstdint>
@@ -60,9 +66,12 @@ struct BScalar {
 
   bool determined() const { return why == Why::None; }
   bool is_float() const { return strata::is_float(point.kind()); }
+  // A determined float that is NaN in every legal evaluation (lo and hi are
+  // NaN): a NaN with no freedom, such as a `nan` literal or `nan + x`.
+  bool exact_nan() const { return determined() && is_float() && lo != lo; }
 
   // A value with no freedom: ints and bools determined, floats the point
-  // interval (undetermined when not finite).
+  // interval (an infinity is undetermined; a NaN is exact_nan()).
   static BScalar exact(const Scalar& s);
   // The same point, undetermined for `why` (a no-op if already undetermined).
   BScalar undetermined(Why w) const;

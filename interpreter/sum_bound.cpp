@@ -55,6 +55,10 @@ void SumBound::add(const BScalar& term) {
     if (why_ == Why::None) why_ = term.why;
     return;
   }
+  if (term.exact_nan()) { // NaN + x is NaN, in every order
+    nan_ = true;
+    return;
+  }
   long double lo = term.lo, hi = term.hi;
   (lo > 0 ? lo_pos_ : lo_neg_) += lo;
   (hi > 0 ? hi_pos_ : hi_neg_) += hi;
@@ -63,6 +67,7 @@ void SumBound::add(const BScalar& term) {
 
 BScalar SumBound::enclosure(const Scalar& point) const {
   if (why_ != Why::None) return BScalar{point, 0, 0, why_};
+  if (nan_) return point.is_nan() ? BScalar::exact(point) : BScalar{point, 0, 0, Why::NaN};
   if (point.kind() == ScalarKind::F32)
     return enclose_sum<float>(point, lo_pos_, lo_neg_, hi_pos_, hi_neg_, abs_, m_);
   return enclose_sum<double>(point, lo_pos_, lo_neg_, hi_pos_, hi_neg_, abs_, m_);

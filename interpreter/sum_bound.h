@@ -39,6 +39,7 @@ private:
   long double lo_pos_ = 0, lo_neg_ = 0, hi_pos_ = 0, hi_neg_ = 0, abs_ = 0;
   int64_t m_ = 0;
   Why why_ = Why::None;
+  bool nan_ = false; // an exact NaN term: the sum is NaN in every order
 };
 
 } // namespace strata

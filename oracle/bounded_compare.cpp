@@ -32,6 +32,10 @@ std::string ulps_text(int64_t u) {
 // One line for a float found outside its determined bound, or "" when inside.
 std::string outside(const BScalar& b, const Scalar& found) {
   double x = as_double(found);
+  if (b.exact_nan())
+    return std::isnan(x)
+               ? ""
+               : "found " + format_value(found) + ", but every legal evaluation gives NaN";
   if (x >= b.lo && x <= b.hi) return "";
   std::string line = "found " + format_value(found) + ", outside the bound [" +
                      format_value(of_kind(found.kind(), b.lo)) + ", " +
