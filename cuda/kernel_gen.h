@@ -14,11 +14,10 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "cuda/codegen.h"
-#include <optional>
-
 #include "cuda/codegen_scalar.h"
 
 namespace strata::cuda {
