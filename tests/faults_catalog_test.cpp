@@ -57,7 +57,9 @@ TEST(Faults, EachFaultChangesItsExample) {
       options.order = f.example_order;
       DiffReport r = differential_check(p, {}, e, options);
       // A fault of error messages needs an example that raises one.
-      EXPECT_EQ(bool(r.oracle.error), bool(f.error)) << r.oracle.message;
+      if (f.error) {
+        EXPECT_TRUE(r.oracle.error) << r.oracle.message;
+      }
       if (fusion || !f.fused_only)
         EXPECT_FALSE(r.agree) << "fusion " << fusion << ": the fault changed nothing";
       else

@@ -9,6 +9,7 @@ const std::vector<Fault>& all_faults() {
     add_collective_faults(v);
     add_scalar_faults(v);
     add_order_faults(v);
+    add_sugar_faults(v);
     return v;
   }();
   return faults;

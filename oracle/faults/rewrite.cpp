@@ -2,16 +2,25 @@
 #include <limits>
 
 #include "core/check.h"
+#include "core/expand.h"
+#include "core/ir_walk.h"
 #include "core/parser.h"
 #include "core/printer.h"
 #include "oracle/faults/fault.h"
-#include "core/ir_walk.h"
 
 namespace strata::faults {
 
 Program apply_fault(const Fault& fault, const Program& program) {
-  Program copy = parse_program(print_program(program), "faulty.strata");
-  check_program(copy);
+  // A deep copy, not the program printed and parsed again: positions, the
+  // calls an error happened in and the forms a bounds error names (those of
+  // the everyday forms' expansions) stay the user's, so that a fault changes
+  // only what it says it changes. The definitions are left behind: the
+  // checked body holds their expansions.
+  require_checked(program);
+  Program copy;
+  copy.params = program.params;
+  copy.body = clone_at(program.body, nullptr);
+  copy.loc = program.loc;
   RewriteContext ctx;
   std::function<void(Exp&)> on_exp;
   std::function<void(Acc&)> on_acc;

@@ -48,8 +48,8 @@ std::string Builder::sugar(const Type& elem, int rank, int depth) {
                        num ? 1 : 0,
                        scalar && rank >= 1 ? 2 : 0,
                        2,
-                       rank == 1 ? 1 : 0,
-                       rank == 1 ? 2 : 0,
+                       rank == 1 ? 3 : 0,
+                       rank == 1 ? 5 : 0,
                        i64 && rank < lim_.max_rank ? 1 : 0,
                        scalar && rank >= 1 ? 2 : 0,
                        scalar && rank >= 1 ? 1 : 0,
@@ -106,24 +106,29 @@ std::string Builder::sugar(const Type& elem, int rank, int depth) {
   }
   case 13: {
     // gather: the indices' shape; indices taken modulo the source's size (a
-    // bounds error when it is empty)
+    // bounds error when it is empty), one time in eight by `rem`, whose
+    // negative indices are a bounds error
     std::string src = acc(elem, 1, d);
     return with_array(src, Type::array(elem, 1), [&](const std::string& t) {
       std::string k = fresh("k");
-      std::string idx = "(map (lambda (" + k + ") (mod " + k + " (max 1 (size " + t + ")))) " +
-                        acc(kI64, rank, d) + ")";
+      std::string mod = c_.below(8) == 0 ? "rem" : "mod";
+      std::string idx = "(map (lambda (" + k + ") (" + mod + " " + k + " (max 1 (size " + t +
+                        ")))) " + acc(kI64, rank, d) + ")";
       return "(gather " + idx + " " + t + ")";
     });
   }
   case 14: {
-    // scatter into defaults: targets modulo the defaults' size
+    // scatter into defaults: targets modulo the defaults' size, half the
+    // time two sources to a target (which one wins is the form's rule)
     std::string defs = acc(elem, 1, d);
     return with_array(defs, Type::array(elem, 1), [&](const std::string& t) {
       std::string src = acc(elem, 1, d);
       return with_array(src, Type::array(elem, 1), [&](const std::string& s) {
         std::string i = fresh("i");
-        std::string idx = "(generate (shape " + s + ") (lambda (" + i + ") (mod (proj 0 " + i +
-                          ") (max 1 (size " + t + ")))))";
+        std::string k = "(proj 0 " + i + ")";
+        if (c_.below(2)) k = "(quot " + k + " 2)";
+        std::string idx = "(generate (shape " + s + ") (lambda (" + i + ") (mod " + k +
+                          " (max 1 (size " + t + ")))))";
         return "(scatter " + idx + " " + t + " " + s + ")";
       });
     });
