@@ -20,6 +20,8 @@ int fmt_command(const Args& args);
 int dot_command(const Args& args);
 int explain_command(const Args& args);
 int fuzz_command(const Args& args);
+// Property-tests a program on generated inputs (test_command.cpp).
+int test_command(const Args& args);
 // Compile without running; cuda --arch sm_XX needs no GPU (compile_command.cpp).
 int compile_command(const Args& args);
 // Only in builds with a kernel cache (STRATA_HAVE_CACHE).

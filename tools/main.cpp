@@ -34,6 +34,10 @@ void print_usage(std::ostream& out) {
          "oracle;\n"
          "       [--no-fusion] [--time-limit S] [--faults]           --faults: the seeded-fault "
          "catch campaign\n"
+         "  test FILE [--input SPEC ...] [--engine NAME] [--seed S]   the program on generated "
+         "inputs against\n"
+         "                                                            the oracle; shrinks and "
+         "saves failures\n"
          "  cache stats|clear [--dir DIR]                             the jit/cuda kernel cache on "
          "disk\n"
          "\n"
@@ -82,6 +86,7 @@ int main(int argc, char** argv) {
     if (command == "dot") return tool::dot_command(args);
     if (command == "explain") return tool::explain_command(args);
     if (command == "fuzz") return tool::fuzz_command(args);
+    if (command == "test") return tool::test_command(args);
 #if STRATA_HAVE_CACHE
     if (command == "cache") return tool::cache_command(args);
 #endif
