@@ -254,7 +254,9 @@ void parse_input_comments(const std::string& program_text, const std::string& fi
     std::string t = trim(line);
     if (t.empty()) continue;
     if (t[0] != ';') break; // the opening comment block ends at the first code
-    t = trim(t.substr(t.find_first_not_of(';')));
+    size_t text = t.find_first_not_of(';');
+    if (text == std::string::npos) continue; // a line of semicolons only
+    t = trim(t.substr(text));
     if (t.rfind("input ", 0) == 0)
       parse_input_spec(t.substr(6), file + ":" + std::to_string(line_no) + ": input", specs);
   }

@@ -8,6 +8,7 @@ packages=(
   g++ cmake ninja-build pkg-config
   libgtest-dev libgmock-dev
   librapidcheck-dev libbenchmark-dev
+  libbenchmark-tools python3-scipy python3-numpy
   libboost-dev libboost-program-options-dev
   libtbb-dev
   llvm-19-dev libzstd-dev lld-19

@@ -71,7 +71,7 @@ TEST(Dot, OneBoxPerKernelLabelledWithFusedOperations) {
   CliResult r = run_cli("dot '" + source_path("examples/dotp.strata") + "'");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(count_of(r.out, "shape=box"), 1) << r.out;
-  EXPECT_NE(r.out.find("kernel 0: fold\\nzipwith  10:9\\nfold  9:3"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("kernel 0: fold\\nzipwith  15:9\\nfold  14:3"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("input xs"), std::string::npos);
   EXPECT_NE(r.out.find("-> k0"), std::string::npos);
   CliResult u = run_cli("dot '" + source_path("examples/dotp.strata") + "' --no-fusion");
@@ -99,7 +99,7 @@ TEST(Views, RunDumpDotPhasesAndReport) {
   EXPECT_EQ(json.front(), '{');
   EXPECT_NE(json.find("\"kernel_count\": 1"), std::string::npos) << json;
   EXPECT_NE(json.find("\"fused\": true"), std::string::npos);
-  EXPECT_NE(json.find("{\"op\": \"zipwith\", \"line\": 10, \"col\": 9"), std::string::npos) << json;
+  EXPECT_NE(json.find("{\"op\": \"zipwith\", \"line\": 15, \"col\": 9"), std::string::npos) << json;
   EXPECT_NE(json.find("\"cache\": \"n/a\""), std::string::npos);
   EXPECT_NE(json.find("\"compile_ms\": 0.000000"), std::string::npos);
   EXPECT_NE(json.find("{\"phase\": \"run\", \"ms\": "), std::string::npos);

@@ -48,10 +48,10 @@ TEST(FusionCounts, DotpIsOneKernel) {
   EXPECT_EQ(kernel_kind_name(*ks[0]), "fold");
   ASSERT_EQ(ks[0]->ops.size(), 2u);
   EXPECT_EQ(ks[0]->ops[0].name, "zipwith");
-  EXPECT_EQ(ks[0]->ops[0].loc.line, 10);
+  EXPECT_EQ(ks[0]->ops[0].loc.line, 15);
   EXPECT_EQ(ks[0]->ops[0].loc.col, 9);
   EXPECT_EQ(ks[0]->ops[1].name, "fold");
-  EXPECT_EQ(ks[0]->ops[1].loc.line, 9);
+  EXPECT_EQ(ks[0]->ops[1].loc.line, 14);
 }
 
 TEST(FusionCounts, FiveMapsOverAGenerateAreOneKernel) {

@@ -72,13 +72,13 @@ TEST(InputSpec, BadSpecsAreOneLineErrorsNamingTheSpec) {
 }
 
 TEST(InputSpec, CommentsOpeningTheProgramAreSpecs) {
-  std::string text = ";; A doubling.\n;; input xs: f32[n] in [-1, 1]\n; input n: 3..5\n" +
+  std::string text = ";; A doubling.\n;\n;;;;\n;; input xs: f32[n] in [-1, 1]\n; input n: 3..5\n" +
                      std::string(kVec) + "\n;; input ignored: i64\n";
   InputSpecs s;
   parse_input_comments(text, "p.strata", s);
   ASSERT_EQ(s.arrays.size(), 1u);
   ASSERT_EQ(s.sizes.size(), 1u);
-  EXPECT_EQ(s.arrays[0].origin, "p.strata:2: input 'xs: f32[n] in [-1, 1]'");
+  EXPECT_EQ(s.arrays[0].origin, "p.strata:4: input 'xs: f32[n] in [-1, 1]'");
   EXPECT_EQ(s.sizes[0].lo, 3);
   EXPECT_EQ(s.sizes[0].hi, 5);
 }

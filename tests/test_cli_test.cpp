@@ -70,6 +70,24 @@ TEST(CliTest, DeterministicForASeed) {
             slurp(only(dir / "b") / "inputs" / "xs.npy"));
 }
 
+// The examples that carry `;; input` specs agree with the oracle on every
+// available engine on inputs drawn from them (their smallest and largest
+// sizes among them).
+TEST(CliTest, ExamplesWithSpecsAgreeOnGeneratedInputs) {
+  int tested = 0;
+  for (const auto& e : fs::directory_iterator(fs::path(STRATA_SOURCE_DIR) / "examples")) {
+    if (e.path().extension() != ".strata") continue;
+    if (slurp(e.path()).find(";; input ") == std::string::npos) continue;
+    TempDir dir;
+    CliResult r = run_cli("test " + e.path().string() + " --count 3 -q --out " +
+                          (dir / "b").string());
+    EXPECT_EQ(r.exit_code, 0) << e.path() << "\n" << r.out << r.err;
+    EXPECT_NE(r.out.find("0 disagreements"), std::string::npos) << r.out;
+    ++tested;
+  }
+  EXPECT_GE(tested, 8);
+}
+
 TEST(CliTest, BadSpecsAreOneLineInputErrors) {
   TempDir dir;
   std::string file =

@@ -22,6 +22,8 @@ int explain_command(const Args& args);
 int fuzz_command(const Args& args);
 // Property-tests a program on generated inputs (test_command.cpp).
 int test_command(const Args& args);
+// Times a program on every engine (bench_command.cpp).
+int bench_command(const Args& args);
 // Compile without running; cuda --arch sm_XX needs no GPU (compile_command.cpp).
 int compile_command(const Args& args);
 // Only in builds with a kernel cache (STRATA_HAVE_CACHE).

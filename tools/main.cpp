@@ -38,6 +38,9 @@ void print_usage(std::ostream& out) {
          "inputs against\n"
          "                                                            the oracle; shrinks and "
          "saves failures\n"
+         "  bench FILE [name=in.npy ...] [--input SPEC] [--json F]     time every engine fused and "
+         "unfused\n"
+         "       [--plot F.svg] [--threads N] [--min-time S]          against the interpreter\n"
          "  cache stats|clear [--dir DIR]                             the jit/cuda kernel cache on "
          "disk\n"
          "\n"
@@ -87,6 +90,7 @@ int main(int argc, char** argv) {
     if (command == "explain") return tool::explain_command(args);
     if (command == "fuzz") return tool::fuzz_command(args);
     if (command == "test") return tool::test_command(args);
+    if (command == "bench") return tool::bench_command(args);
 #if STRATA_HAVE_CACHE
     if (command == "cache") return tool::cache_command(args);
 #endif
