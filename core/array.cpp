@@ -114,6 +114,13 @@ Buffer Buffer::allocate(size_t bytes, bool zero) {
   return b;
 }
 
+Buffer Buffer::borrow(std::byte* data, size_t bytes, std::shared_ptr<const void> owner) {
+  Buffer b;
+  b.data_ = std::shared_ptr<std::byte>(std::move(owner), data); // shares owner's lifetime
+  b.bytes_ = bytes;
+  return b;
+}
+
 Error Buffer::out_of_memory_error(size_t bytes, const std::string& where) {
   return Error(ErrorKind::Resource, kOutOfMemory + std::to_string(bytes) + " bytes" +
                                         (where.empty() ? "" : " of " + where));
@@ -137,6 +144,25 @@ Array Array::allocate(const Type& elem, Shape shape, bool zero) {
       throw Error(e.kind(), "array of shape " + shape_str(a.shape_) + ": " + e.message());
     }
   }
+  return a;
+}
+
+Array Array::from_leaves(const Type& elem, Shape shape, std::vector<Buffer> leaves) {
+  Array a;
+  a.elem_ = elem;
+  a.size_ = shape_size(shape);
+  a.shape_ = std::move(shape);
+  a.kinds_ = elem.leaves();
+  if (leaves.size() != a.kinds_.size())
+    throw Error(ErrorKind::Input, "an array of " + elem.str() + " needs " +
+                                      std::to_string(a.kinds_.size()) + " buffer(s), found " +
+                                      std::to_string(leaves.size()));
+  for (size_t l = 0; l < leaves.size(); ++l)
+    if (leaves[l].bytes() < leaf_bytes(a.shape_, a.kinds_[l]))
+      throw Error(ErrorKind::Input, "a buffer of " + std::to_string(leaves[l].bytes()) +
+                                        " bytes is too small for an array of shape " +
+                                        shape_str(a.shape_));
+  a.leaves_ = std::move(leaves);
   return a;
 }
 

@@ -25,6 +25,10 @@ public:
   Buffer() = default;
   // Zero-filled storage for `bytes` bytes (contents unspecified when !zero).
   static Buffer allocate(size_t bytes, bool zero = true);
+  // Storage owned elsewhere (a NumPy array, a DLPack tensor): `data` stays
+  // valid while `owner` lives, and the buffer keeps `owner` alive. Not
+  // counted in live_bytes(); at least element-aligned, not necessarily 64.
+  static Buffer borrow(std::byte* data, size_t bytes, std::shared_ptr<const void> owner);
   std::byte* data() const { return data_.get(); }
   size_t bytes() const { return bytes_; }
   // How many Buffers share this storage (engines reuse storage no one else holds).
@@ -57,6 +61,9 @@ public:
   // A zero-filled array of the element type and shape (contents unspecified
   // when !zero: for engines that write every element).
   static Array allocate(const Type& elem, Shape shape, bool zero = true);
+  // An array over existing buffers, one per scalar leaf of `elem`, each of
+  // leaf_bytes(shape, kind) bytes or more; Error(Input) otherwise.
+  static Array from_leaves(const Type& elem, Shape shape, std::vector<Buffer> leaves);
   // The bytes of one leaf of kind `k` of an array of `shape`; a `resource`
   // error "array of shape (...) is too large" when they overflow (every
   // engine's allocation counts with it, device memory too).

@@ -9,6 +9,7 @@ packages=(
   libgtest-dev libgmock-dev
   librapidcheck-dev libbenchmark-dev
   libbenchmark-tools python3-scipy python3-numpy
+  python3-dev python3-venv python3-matplotlib
   libboost-dev libboost-program-options-dev
   libtbb-dev
   llvm-19-dev libzstd-dev lld-19
@@ -22,7 +23,24 @@ for p in "${packages[@]}"; do
   fi
 done
 
+# The Python module's build and test tools from PyPI, in the repository's
+# .venv (Debian's NumPy and SciPy stay visible: --system-site-packages).
+# python/CMakeLists.txt finds them there.
+python_tools() {
+  local root venv
+  root="$(cd "$(dirname "$0")/.." && pwd)"
+  venv="$root/.venv"
+  if "$venv/bin/python" -c "import nanobind, pytest, scikit_build_core" 2>/dev/null; then
+    return 0
+  fi
+  echo "setup: installing nanobind, scikit-build-core and pytest in $venv" >&2
+  /usr/bin/python3 -m venv --system-site-packages "$venv"
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check \
+    "nanobind==3.1.0" "scikit-build-core==1.1.2" "pytest==9.2.0"
+}
+
 if [ ${#missing[@]} -eq 0 ]; then
+  python_tools
   exit 0
 fi
 
@@ -37,3 +55,4 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+python_tools

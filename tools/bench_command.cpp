@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -87,14 +86,6 @@ void time_runs(Executable& exe, const std::vector<Array>& inputs, double min_tim
   if (progress && tty) std::cerr << "\r\033[K" << std::flush;
 }
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(ErrorKind::Input, path.string() + ": cannot read the file");
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 } // namespace
 
 int bench_command(const Args& args) {
@@ -142,7 +133,7 @@ int bench_command(const Args& args) {
   if (!(min_time >= 0)) throw Error(ErrorKind::Usage, "bench: --min-time must be >= 0");
 
   fs::path file = file_name;
-  std::string text = read_text(file);
+  std::string text = read_program_text(file);
   Program program = parse_program(text, file.string());
   check_program(program);
 

@@ -2,7 +2,7 @@
 //             [--time-limit S] [--faults [--min-catch-rate R]]
 //
 // A campaign of random programs checked against the oracle (tools/
-// fuzz_campaign.h), each disagreement shrunk and saved as a bundle that
+// oracle/campaign.h), each disagreement shrunk and saved as a bundle that
 // `strata check DIR` replays. `--engine faulty` (or --faults) runs the catch
 // campaign instead: every seeded fault of the test-only faulty engine
 // (oracle/faults/) is fuzzed until caught or its time limit, and a table says
@@ -15,10 +15,10 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "oracle/campaign.h"
 #include "oracle/faults/faulty_engine.h"
-#include "oracle/registry.h"
 #include "tools/commands.h"
-#include "tools/fuzz_campaign.h"
+#include "tools/engine_choice.h"
 #include "tools/options.h"
 
 namespace strata::tool {
@@ -132,27 +132,8 @@ int fuzz_command(const Args& args) {
                           vars["min-catch-rate"].as<double>());
   }
 
-  std::vector<const Engine*> engines;
-  if (!engine.empty()) {
-    const Engine* e = faults::find_any_engine(engine);
-    if (!e)
-      throw Error(ErrorKind::Usage, "unknown engine `" + engine + "`; available: " +
-                                        engine_names() + ", faulty, faulty:FAULT");
-    std::string why;
-    if (!e->available(why))
-      throw Error(ErrorKind::Usage, "engine `" + engine + "` is not available here: " + why);
-    engines.push_back(e);
-  } else {
-    for (const Engine* e : all_engines()) {
-      std::string why;
-      if (e->name() == "interp") continue;
-      if (e->available(why))
-        engines.push_back(e);
-      else
-        std::cout << "skip  " << e->name() << ": " << why << "\n";
-    }
-    if (engines.empty()) engines.push_back(find_engine("interp"));
-  }
+  std::vector<const Engine*> engines = engines_to_check(
+      engine.empty() ? std::vector<std::string>{} : std::vector<std::string>{engine}, std::cout);
   o.time_limit = time_limit;
   size_t failures = 0;
   for (const Engine* e : engines) {

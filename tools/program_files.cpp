@@ -11,12 +11,16 @@
 namespace strata::tool {
 namespace fs = std::filesystem;
 
-Program load_program(const fs::path& path) {
+std::string read_program_text(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(ErrorKind::Input, path.string() + ": cannot open program file");
   std::ostringstream text;
   text << in.rdbuf();
-  Program p = parse_program(text.str(), path.string());
+  return text.str();
+}
+
+Program load_program(const fs::path& path) {
+  Program p = parse_program(read_program_text(path), path.string());
   check_program(p);
   return p;
 }

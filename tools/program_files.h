@@ -17,6 +17,9 @@
 
 namespace strata::tool {
 
+// The text of a program file; Error(Input) naming it when it cannot be read.
+std::string read_program_text(const std::filesystem::path& path);
+
 // Reads, parses and type-checks a program file (Error with file:line:col on failure).
 Program load_program(const std::filesystem::path& path);
 

@@ -9,7 +9,6 @@
 // declares). A disagreement is shrunk (sizes first, then element values) and
 // written as a bundle that `strata check DIR` replays.
 #include <chrono>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <unistd.h>
@@ -18,12 +17,12 @@
 #include "core/check.h"
 #include "core/parser.h"
 #include "oracle/bundle.h"
-#include "oracle/faults/faulty_engine.h"
+#include "oracle/campaign.h"
 #include "oracle/input_spec.h"
-#include "oracle/registry.h"
 #include "tools/commands.h"
-#include "tools/fuzz_campaign.h"
+#include "tools/engine_choice.h"
 #include "tools/options.h"
+#include "tools/program_files.h"
 
 namespace strata::tool {
 namespace fs = std::filesystem;
@@ -133,14 +132,6 @@ std::string dir_name(const std::string& engine) {
   return s;
 }
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(ErrorKind::Input, path.string() + ": cannot read the file");
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 } // namespace
 
 int test_command(const Args& args) {
@@ -181,7 +172,7 @@ int test_command(const Args& args) {
     throw Error(ErrorKind::Usage, "test: expected one program file, found " +
                                       std::to_string(parsed.positional.size()));
   fs::path file = parsed.positional[0];
-  std::string text = read_text(file);
+  std::string text = read_program_text(file);
   Program program = parse_program(text, file.string());
   check_program(program);
 
@@ -199,29 +190,10 @@ int test_command(const Args& args) {
       specs.arrays.push_back(a);
   bind_input_specs(specs, program);
 
-  std::vector<const Engine*> engines;
-  if (vars.count("engine")) {
-    for (const std::string& name : vars["engine"].as<std::vector<std::string>>()) {
-      const Engine* e = faults::find_any_engine(name);
-      if (!e)
-        throw Error(ErrorKind::Usage, "unknown engine `" + name +
-                                          "`; available: " + engine_names() + ", faulty:FAULT");
-      std::string why;
-      if (!e->available(why))
-        throw Error(ErrorKind::Usage, "engine `" + name + "` is not available here: " + why);
-      engines.push_back(e);
-    }
-  } else {
-    for (const Engine* e : all_engines()) {
-      std::string why;
-      if (e->name() == "interp") continue;
-      if (e->available(why))
-        engines.push_back(e);
-      else
-        std::cout << "skip  " << e->name() << ": " << why << "\n";
-    }
-  }
-  if (engines.empty()) engines.push_back(find_engine("interp"));
+  std::vector<const Engine*> engines =
+      engines_to_check(vars.count("engine") ? vars["engine"].as<std::vector<std::string>>()
+                                            : std::vector<std::string>{},
+                       std::cout);
 
   std::vector<CompileOptions> variants = default_variants();
   if (vars.count("no-fusion")) {

@@ -1,4 +1,4 @@
-#include "tools/fuzz_campaign.h"
+#include "oracle/campaign.h"
 
 #include <signal.h>
 #include <unistd.h>
@@ -11,13 +11,13 @@
 #include <optional>
 #include <sstream>
 
+#include "core/ir_walk.h"
 #include "core/printer.h"
 #include "oracle/bundle.h"
 #include "oracle/differential.h"
-#include "core/ir_walk.h"
 #include "oracle/generator_rc.h"
 
-namespace strata::tool {
+namespace strata {
 namespace fs = std::filesystem;
 
 std::vector<CompileOptions> default_variants() {
@@ -221,4 +221,4 @@ CampaignResult run_campaign(const CampaignOptions& o) {
   return result;
 }
 
-} // namespace strata::tool
+} // namespace strata

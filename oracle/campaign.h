@@ -14,7 +14,7 @@
 #include "core/engine.h"
 #include "oracle/differential.h"
 
-namespace strata::tool {
+namespace strata {
 
 // Fused and unfused in the engines' blocked order, and fused in
 // ReductionOrder::small(), whose chunks and lanes start at three elements so
@@ -61,4 +61,4 @@ CampaignResult run_campaign(const CampaignOptions& options);
 // "error vs error", "error vs results", "values", "exception", "generator".
 std::string disagreement_class(const std::string& disagreement);
 
-} // namespace strata::tool
+} // namespace strata

@@ -1,0 +1,44 @@
+"""The oracle's tools from Python: engines, check, explain."""
+import numpy as np
+
+import strata
+
+DOUBLE = "(program ((xs (array i64 1))) (map (lambda (x) (* x 2)) xs))"
+
+
+def test_engines_say_which_are_here_and_why_not():
+    rows = strata.engines()
+    names = [r["name"] for r in rows]
+    assert names[0] == "interp" and rows[0]["available"]
+    for r in rows:
+        assert r["available"] or r["why"], r
+
+
+def test_check_every_engine_agrees():
+    result = strata.check(DOUBLE, [np.arange(10)])
+    others = [e["name"] for e in strata.engines() if e["available"] and e["name"] != "interp"]
+    assert sorted({r["engine"] for r in result}) == sorted(others)
+    assert len(result) == 2 * len(others)  # fused and unfused
+    assert result.ok
+    for r in result:
+        assert r["agrees"] and r["disagreement"] == ""
+        assert "bitwise" in r["compared"]
+
+
+def test_check_a_faulty_engine_shows_the_difference_and_explains_it():
+    scan = "(program ((xs (array i64 1))) (scanl1 + xs))"
+    result = strata.check(scan, [np.array([1, 2, 3, 4])], engines=["faulty:scan_off_by_one"])
+    assert not result.ok
+    row = result[0]
+    assert "element (" in row["disagreement"]
+    assert "scanl1" in row["explanation"]
+    assert "NO" in str(result)
+
+
+def test_explain_an_element():
+    text = strata.explain(DOUBLE, [np.array([4, 5, 6])], at=(1,))
+    assert "element (1) = 10" in text
+    assert "(* x 2) = 10  with x = 5" in text
+    js = strata.explain(DOUBLE, [np.array([4, 5, 6])], at=(1,), json=True)
+    assert js.startswith("{")
+
