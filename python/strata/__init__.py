@@ -25,6 +25,37 @@ from ._strata import (  # noqa: F401
     explain as _explain,
 )
 
+from .trace import (  # noqa: F401,A004
+    Array,
+    Function,
+    cast,
+    ceil,
+    cos,
+    exp,
+    floor,
+    fold,
+    fold1,
+    function,
+    log,
+    map,
+    max,
+    maximum,
+    min,
+    minimum,
+    product,
+    reverse,
+    scanl,
+    scanl1,
+    sin,
+    sqrt,
+    sum,
+    tan,
+    tanh,
+    the,
+    where,
+    zipwith,
+)
+
 # Element types by their Strata names, as NumPy dtypes.
 bool_ = _np.dtype(_np.bool_)
 i8, i16, i32, i64 = (_np.dtype(t) for t in (_np.int8, _np.int16, _np.int32, _np.int64))

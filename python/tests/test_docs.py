@@ -18,6 +18,7 @@ def test_every_snippet_of_docs_python_md_runs(capsys):
     assert "[1.  3.5 6.  8.5]" in out
     assert "float64 array of rank 1" in out
     assert "division-by-zero <string>:1:48" in out
+    assert "[0.6 0.8] 16.0" in out
 
 
 def test_the_notebook_style_example_checks_and_plots(tmp_path):
