@@ -122,7 +122,8 @@ public:
   void update(const CampaignResult& r, bool force = false) {
     if (!o_.progress) return;
     double now = seconds_since(start_);
-    if (!force && now - last_ < (tty_ ? 0.25 : 5.0)) return;
+    double every = o_.progress_interval > 0 ? o_.progress_interval : tty_ ? 0.25 : 5.0;
+    if (!force && now - last_ < every) return;
     last_ = now;
     std::ostringstream s;
     s.precision(1);

@@ -32,7 +32,9 @@ struct CampaignOptions {
   double shrink_limit = 30;   // seconds spent shrinking one counterexample
   bool stop_at_first = false; // the catch campaign stops at the first disagreement
   bool progress = true;       // the live progress line on stderr
-  std::filesystem::path out;  // where bundles go
+  // Seconds between progress lines; 0: 0.25 on a terminal, 5 otherwise.
+  double progress_interval = 0;
+  std::filesystem::path out; // where bundles go
 };
 
 struct Counterexample {

@@ -95,6 +95,8 @@ int fuzz_command(const Args& args) {
       "stop after this many seconds (the catch campaign: per fault, default 60)")(
       "shrink-limit", po::value<double>()->default_value(30),
       "seconds spent shrinking one counterexample")("faults", "run the catch campaign")(
+      "progress-interval", po::value<double>(),
+      "seconds between progress lines (default 0.25 on a terminal, 5 otherwise)")(
       "min-catch-rate", po::value<double>()->default_value(0.95),
       "the catch campaign fails below this fraction of faults caught")("quiet,q",
                                                                        "no progress line");
@@ -118,6 +120,11 @@ int fuzz_command(const Args& args) {
   }
   o.shrink_limit = vars["shrink-limit"].as<double>();
   o.progress = !vars.count("quiet");
+  if (vars.count("progress-interval")) {
+    o.progress_interval = vars["progress-interval"].as<double>();
+    if (!(o.progress_interval > 0))
+      throw Error(ErrorKind::Usage, "fuzz: --progress-interval must be > 0");
+  }
   if (vars.count("count")) {
     o.count = vars["count"].as<long>();
     if (o.count < 0) throw Error(ErrorKind::Usage, "fuzz: --count must be >= 0");

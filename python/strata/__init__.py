@@ -129,3 +129,86 @@ def explain(program, inputs, at, result=0, json=False):
     the oracle's evaluation tree, as text (or JSON)."""
     return _explain(program, list(inputs), list(at), result, json)
 
+
+
+def _cli():
+    """The `strata` command: beside the package in a wheel, or the build tree's."""
+    import os
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    bundled = os.path.join(here, "bin", "strata")
+    if os.path.exists(bundled):
+        return bundled
+    recorded = os.path.join(here, "_cli_path.txt")
+    if os.path.exists(recorded):
+        with open(recorded) as f:
+            path = f.read().strip()
+        if os.path.exists(path):
+            return path
+    raise InputError("strata.fuzz needs the `strata` command: not beside this package "
+                     f"({bundled}) nor in its build tree")
+
+
+def fuzz(engine=None, count=1000, seed=1, time_limit=0.0, out=None, shrink_limit=30.0,
+         progress=True):
+    """Random programs checked against the oracle on `engine` (default: the
+    fastest available), fused and unfused, as `strata fuzz` does; each
+    disagreement is shrunk and saved as a bundle under `out` (default
+    ./strata-fuzz-SEED) that `strata check DIR` replays.
+
+    The campaign runs in a `strata fuzz` child process (it shrinks with
+    RapidCheck, which cannot be linked into a Python module here). A progress
+    bar shows while it runs (tqdm where installed, a plain line otherwise).
+    Returns a dict: engine, programs, seconds, compared, failures (a list of
+    dicts: program, variant, disagreement, bundle)."""
+    import re
+    import subprocess
+    import sys
+
+    engine = _default_engine() if engine is None else engine
+    args = [_cli(), "fuzz", "--engine", engine, "--count", str(int(count)), "--seed", str(int(seed)),
+            "--shrink-limit", str(float(shrink_limit)), "--progress-interval", "0.5",
+            "--out", out or f"strata-fuzz-{int(seed)}"]
+    if time_limit:
+        args += ["--time-limit", str(float(time_limit))]
+    bar = None
+    if progress:
+        try:
+            from tqdm import tqdm
+            bar = tqdm(total=count or None, desc=f"fuzz {engine}", unit="program")
+        except ImportError:
+            pass
+    line_re = re.compile(r"fuzz \S+: (\d+) programs, [\d.]+/s, (\d+) failure")
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    errors = []
+    for line in proc.stderr:
+        m = line_re.search(line)
+        if not m:
+            errors.append(line)
+            continue
+        if bar is not None:
+            bar.update(int(m.group(1)) - bar.n)
+            bar.set_postfix(failures=int(m.group(2)))
+        elif progress:
+            print(f"\rfuzz {engine}: {m.group(1)} programs, {m.group(2)} failure(s)", end="",
+                  file=sys.stderr, flush=True)
+    stdout = proc.stdout.read()
+    code = proc.wait()
+    if bar is not None:
+        bar.close()
+    elif progress:
+        print(file=sys.stderr)
+    if code not in (0, 1):
+        raise InputError("strata fuzz: " + "".join(errors).strip())
+    result = {"engine": engine, "programs": 0, "seconds": 0.0, "compared": "", "failures": []}
+    summary = re.search(r"^\S+: (\d+) programs in ([\d.]+) s", stdout, re.M)
+    if summary:
+        result["programs"], result["seconds"] = int(summary.group(1)), float(summary.group(2))
+    compared = re.search(r"^  compared: (.*)$", stdout, re.M)
+    if compared:
+        result["compared"] = compared.group(1)
+    for m in re.finditer(r"^  program (\d+) \((.*?)\): (.*)\n    shrunk to \d+ nodes; "
+                         r"replay: strata check (.*)$", stdout, re.M):
+        result["failures"].append({"program": int(m.group(1)), "variant": m.group(2),
+                                   "disagreement": m.group(3), "bundle": m.group(4)})
+    return result

@@ -42,3 +42,23 @@ def test_explain_an_element():
     js = strata.explain(DOUBLE, [np.array([4, 5, 6])], at=(1,), json=True)
     assert js.startswith("{")
 
+
+
+def test_fuzz_a_correct_engine_finds_nothing(tmp_path):
+    engine = [e["name"] for e in strata.engines() if e["available"]][-1]
+    r = strata.fuzz(engine=engine, count=30, seed=3, out=str(tmp_path / "b"), progress=False)
+    assert r["programs"] == 30 and r["failures"] == [], r
+    assert "bitwise" in r["compared"]
+
+
+def test_fuzz_a_faulty_engine_is_caught_shrunk_and_replayable(tmp_path, capsys):
+    import subprocess
+
+    r = strata.fuzz(engine="faulty:vector_tail_dropped", count=100, seed=1, shrink_limit=2,
+                    out=str(tmp_path / "b"))
+    assert r["failures"], r
+    f = r["failures"][0]
+    assert f["variant"].startswith("fused") or f["variant"].startswith("unfused")
+    replay = subprocess.run([strata._cli(), "check", f["bundle"]], capture_output=True, text=True)
+    assert replay.returncode == 1 and "faulty:vector_tail_dropped" in replay.stdout
+    assert "fuzz faulty:vector_tail_dropped" in capsys.readouterr().err  # the progress line
