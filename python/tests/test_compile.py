@@ -166,3 +166,29 @@ def test_a_huge_shape_is_an_error_not_a_crash():
     with pytest.raises(strata.RuntimeError) as e:
         f()
     assert e.value.kind == "resource"
+
+
+class OnlyDLPack:
+    """An array seen only through DLPack (as a JAX or PyTorch CPU array is)."""
+
+    def __init__(self, a):
+        self.a = a
+
+    def __dlpack__(self, stream=None):
+        return self.a.__dlpack__()
+
+    def __dlpack_device__(self):
+        return self.a.__dlpack_device__()
+
+
+def test_any_dlpack_or_buffer_protocol_array_is_used_in_place():
+    import array
+
+    ident = strata.compile("(program ((xs (array f32 1))) xs)", engine="interp")
+    x = np.arange(5, dtype=np.float32)
+    out = ident(OnlyDLPack(x))
+    assert np.shares_memory(out, x)  # read in place through DLPack
+    buf = array.array("f", [1.0, 2.0, 3.0])  # the buffer protocol only
+    assert ident(buf).tolist() == [1.0, 2.0, 3.0]
+    with pytest.raises(TypeError, match="given a float64 array"):
+        ident(array.array("d", [1.0]))
