@@ -189,12 +189,6 @@ class Acc:
         # Stands for the array's name in scalar code until the program is
         # written (names come from the sharing analysis).
         self.token = f"\x00{Acc._count}\x00"
-        self.refs = []  # arrays this one reads: its operands and those its lambdas read
-        for p in parts:
-            if isinstance(p, Acc):
-                self.refs.append(p)
-            elif isinstance(p, _Lambda):
-                self.refs.extend(p.arrays)
 
     def __getitem__(self, index):
         """An element, read from scalar code: `xs[i]` is `(! xs (ix i))`."""
@@ -320,10 +314,7 @@ def _program_text(params, result):
         for p in a.parts:
             if isinstance(p, Acc):
                 visit(p)
-            elif isinstance(p, _Lambda):
-                for r in p.arrays:
-                    visit(r, from_scalar=True)
-            elif isinstance(p, Exp):
+            else:  # a lambda or a scalar operand: the arrays its code reads
                 for r in p.arrays:
                     visit(r, from_scalar=True)
         order.append(a)
