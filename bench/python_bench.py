@@ -7,7 +7,8 @@
    the engine's run alone timed in C++ (Compiled._run_seconds).
 2. saxpy, dotp and a chain of three maps on 2^22 and 2^24 f32 elements,
    per engine: the Python call, the same engine's run timed in C++ on the
-   same arrays, and NumPy. Medians of repeated runs; a table on stdout.
+   same arrays (the two measured alternately, each freeing its results), and
+   NumPy. Medians of repeated runs; a table on stdout.
 
 NumPy's dotp is np.dot (BLAS: another summation order, so not the same
 result bit for bit); its saxpy and map chain are the same IEEE operations.
@@ -43,6 +44,19 @@ def median_seconds(fn, repetitions):
     return statistics.median(times)
 
 
+def paired_medians(call, run_in_cpp, repetitions):
+    """Median milliseconds of a Python call and of the engine's run timed in
+    C++, measured alternately (A B A B ...) so that both see the same machine
+    state (clock, caches, other load)."""
+    py, cpp = [], []
+    for _ in range(repetitions):
+        start = time.perf_counter()
+        call()
+        py.append(time.perf_counter() - start)
+        cpp.append(run_in_cpp())
+    return statistics.median(py) * 1e3, statistics.median(cpp) * 1e3
+
+
 def main():
     quick = "--quick" in sys.argv
     engines = [e["name"] for e in strata.engines() if e["available"] and e["name"] != "interp"]
@@ -67,14 +81,13 @@ def main():
     for n in ([1 << 20] if quick else [1 << 22, 1 << 24]):
         x = rng.standard_normal(n).astype(np.float32)
         y = rng.standard_normal(n).astype(np.float32)
-        reps = 5 if quick else 15
+        reps = 5 if quick else 41
         for name, (text, numpy_fn) in PROGRAMS.items():
             npy = median_seconds(lambda: numpy_fn(x, y), reps) * 1e3
             for engine in engines:
                 f = strata.compile(text, engine=engine)
                 f(x, y)
-                py = median_seconds(lambda: f(x, y), reps) * 1e3
-                cpp = statistics.median(f._run_seconds([x, y], reps)) * 1e3
+                py, cpp = paired_medians(lambda: f(x, y), lambda: f._run_seconds([x, y], 1)[0], reps)
                 print(f"| {name} | 2^{n.bit_length() - 1} | {engine} | {py:.3f} | {cpp:.3f} | "
                       f"{py / cpp:.3f} | {npy:.3f} | {npy / py:.2f}x |")
 

@@ -30,13 +30,20 @@ python_tools() {
   local root venv
   root="$(cd "$(dirname "$0")/.." && pwd)"
   venv="$root/.venv"
-  if "$venv/bin/python" -c "import nanobind, pytest, scikit_build_core" 2>/dev/null; then
+  if "$venv/bin/python" -c "import nanobind, pytest, scikit_build_core, jax" 2>/dev/null; then
     return 0
   fi
-  echo "setup: installing nanobind, scikit-build-core and pytest in $venv" >&2
+  echo "setup: installing nanobind, scikit-build-core, pytest and jax (CPU) in $venv" >&2
   /usr/bin/python3 -m venv --system-site-packages "$venv"
-  "$venv/bin/python" -m pip install -q --disable-pip-version-check \
-    "nanobind==3.1.0" "scikit-build-core==1.1.2" "pytest==9.2.0"
+  # JAX is there for the tests of arrays passed through DLPack. NumPy and
+  # SciPy stay Debian's (matplotlib is built against them): pinned here so
+  # that pip does not replace them with newer wheels.
+  local pins
+  pins="$(mktemp)"
+  /usr/bin/python3 -c 'import numpy, scipy; print(f"numpy=={numpy.__version__}\nscipy=={scipy.__version__}")' >"$pins"
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check -c "$pins" \
+    "nanobind==3.1.0" "scikit-build-core==1.1.2" "pytest==9.2.0" "jax[cpu]==0.4.30"
+  rm -f "$pins"
 }
 
 if [ ${#missing[@]} -eq 0 ]; then

@@ -10,9 +10,10 @@ Array operations (strata.map, zipwith, fold, ...) build array nodes; the
 lambdas passed to them are called once on symbolic scalars whose operators
 build scalar code. An array node used more than once, or read from scalar
 code, is bound once with `alet` (sharing recovery), so it is computed once.
-"""
 
-import inspect
+This file holds the symbolic values (scalars: Exp; arrays: Acc) and the
+scalar functions; forms.py the array forms; sharing.py the program text.
+"""
 
 import numpy as _np
 
@@ -83,6 +84,8 @@ class Exp:
                         "instead of `if`, and & | ~ instead of `and or not`")
 
     def _op(self, name, other, result=None, swap=False):
+        if _is_index(self.type):
+            raise TypeError(f"`{name}` of an index {self.type}: take its components with i[k]")
         o = _lift(other, self.type)
         if o.type != self.type:
             raise TypeError(f"`{name}` of {self.type} and {o.type}: convert one with strata.cast")
@@ -126,12 +129,71 @@ class Exp:
     def __invert__(self):
         return Exp(f"({'not' if self.type == 'bool' else 'bnot'} {self.text})", self.type, self.arrays)
 
+    def __getitem__(self, k):
+        """Component `k` of an index (Strata's `proj`): `i[0]` is the outermost."""
+        rank = _index_rank(self.type)
+        if rank is None:
+            raise TypeError(f"a traced {self.type} has no components: only an index (ix R) does")
+        if not isinstance(k, int) or not 0 <= k < rank:
+            raise TypeError(f"an index of rank {rank} has components 0..{rank - 1}, not {k!r}")
+        return Exp(f"(proj {k} {self.text})", "i64", self.arrays)
+
+    def __iter__(self):
+        rank = _index_rank(self.type)
+        if rank is None:
+            raise TypeError(f"a traced {self.type} is not iterable: only an index (ix R) is")
+        return (self[k] for k in range(rank))
+
+    def __len__(self):
+        rank = _index_rank(self.type)
+        if rank is None:
+            raise TypeError(f"a traced {self.type} has no length")
+        return rank
+
     __hash__ = None
+
+
+def _is_index(type_):
+    return type_.startswith("(ix ")
+
+
+def _index_rank(type_):
+    return int(type_[4:-1]) if _is_index(type_) else None
+
+
+def _index(value, what, rank=None):
+    """An index or shape as traced code of type (ix R): a traced index, or a
+    tuple (or one value, for rank 1) of i64 components: Python ints or traced i64."""
+    if isinstance(value, Exp) and _is_index(value.type):
+        index = value
+    else:
+        parts = [_lift(v, "i64") for v in (value if isinstance(value, (tuple, list)) else (value,))]
+        for p in parts:
+            if p.type != "i64":
+                raise TypeError(f"{what}: an index component must be i64, found {p.type}")
+        index = Exp("(ix " + " ".join(p.text for p in parts) + ")" if parts else "(ix)",
+                    f"(ix {len(parts)})", tuple(a for p in parts for a in p.arrays))
+    if rank is not None and _index_rank(index.type) != rank:
+        raise TypeError(f"{what}: expected an index of rank {rank}, found {index.type}")
+    return index
+
+
+def _natural(value):
+    """The element type a bare Python value takes where no other type is near."""
+    if isinstance(value, Exp):
+        return value.type
+    if isinstance(value, (bool, _np.bool_)):
+        return "bool"
+    if isinstance(value, (int, _np.integer)):
+        return _NAMES.get(_np.dtype(type(value)), "i64") if isinstance(value, _np.integer) else "i64"
+    return _NAMES.get(_np.dtype(type(value)), "f64") if isinstance(value, _np.floating) else "f64"
 
 
 def _lift(value, type_):
     if isinstance(value, Exp):
         return value
+    if _is_index(type_) and isinstance(value, (tuple, list)):
+        return _index(value, "an index")
     if isinstance(value, (bool, int, float, _np.number, _np.bool_)):
         return Exp(_literal(value, type_), type_)
     raise TypeError(f"{type(value).__name__} in traced scalar code: only numbers and traced values")
@@ -164,7 +226,9 @@ def where(cond, a, b):
     """`a` where `cond` holds, else `b` (Strata's `if`; only the branch taken is evaluated)."""
     if not isinstance(cond, Exp) or cond.type != "bool":
         raise TypeError("strata.where needs a traced bool condition")
-    t = a.type if isinstance(a, Exp) else b.type if isinstance(b, Exp) else "f64"
+    if isinstance(a, (tuple, list)) or isinstance(b, (tuple, list)):
+        a, b = _index(a, "strata.where"), _index(b, "strata.where")
+    t = a.type if isinstance(a, Exp) else b.type if isinstance(b, Exp) else _natural(a)
     a, b = _lift(a, t), _lift(b, t)
     if a.type != b.type:
         raise TypeError(f"strata.where of {a.type} and {b.type}")
@@ -192,16 +256,13 @@ class Acc:
 
     def __getitem__(self, index):
         """An element, read from scalar code: `xs[i]` is `(! xs (ix i))`."""
-        index = index if isinstance(index, tuple) else (index,)
-        if len(index) != self.rank:
-            raise TypeError(f"an array of rank {self.rank} is read with {len(index)} index(es)")
-        parts = [_lift(i, "i64") for i in index]
-        for p in parts:
-            if p.type != "i64":
-                raise TypeError(f"an index must be i64, found {p.type}")
-        text = f"(! {self.token} (ix " + " ".join(p.text for p in parts) + "))"
-        arrays = tuple(a for p in parts for a in p.arrays) + (self,)
-        return Exp(text, self.elem, arrays)
+        if not (isinstance(index, Exp) and _is_index(index.type)) and not isinstance(index, tuple):
+            index = (index,)
+        n = _index_rank(index.type) if isinstance(index, Exp) else len(index)
+        if n != self.rank:
+            raise TypeError(f"an array of rank {self.rank} is read with an index of rank {n}")
+        index = _index(index, "an array read")
+        return Exp(f"(! {self.token} {index.text})", self.elem, index.arrays + (self,))
 
     def __bool__(self):
         raise TypeError("a traced array has no truth value")
@@ -216,12 +277,18 @@ def the(a):
 
 
 class _Lambda:
-    def __init__(self, fn, types):
+    """A Python function called once on symbolic parameters of `types`; its
+    result is converted by `result` (default: lifted to the first parameter's
+    type, or the natural type of a bare Python value)."""
+
+    def __init__(self, fn, types, result=None, params=None):
         _Lambda.count = getattr(_Lambda, "count", 0) + 1
         k = _Lambda.count
         names = [f"_x{k}_{i}" for i in range(len(types))]
-        params = [Exp(n, t) for n, t in zip(names, types)]
-        body = _lift(fn(*params), types[0] if types else "f64")
+        params = params(names) if params else [Exp(n, t) for n, t in zip(names, types)]
+        value = fn(*params)
+        element = types[0] if types and types[0] in _NAMES.values() else _natural(value)
+        body = result(value) if result else _lift(value, element)
         self.names, self.body, self.type = names, body, body.type
         self.arrays = body.arrays
 
@@ -235,161 +302,23 @@ def _acc(x, what, min_rank=0):
     return x
 
 
-def map(f, a):  # noqa: A001 (strata.map, as Accelerate's)
-    """Each element of `a` through `f`."""
-    a = _acc(a, "strata.map")
-    lam = _Lambda(f, [a.elem])
-    return Acc("map", [lam, a], lam.type, a.rank)
+def shape(a):
+    """The shape of a traced array, an index of its rank (Strata's `shape`)."""
+    a = _acc(a, "strata.shape")
+    return Exp(f"(shape {a.token})", f"(ix {a.rank})", (a,))
 
 
-def zipwith(f, *arrays):
-    """Elements of two or more arrays combined by `f`, over the shapes' intersection."""
-    if len(arrays) < 2:
-        raise TypeError("strata.zipwith needs two or more arrays")
-    arrays = [_acc(a, "strata.zipwith") for a in arrays]
-    lam = _Lambda(f, [a.elem for a in arrays])
-    return Acc("zipwith", [lam, *arrays], lam.type, arrays[0].rank)
+def size(a):
+    """The element count of a traced array, an i64 (Strata's `size`)."""
+    a = _acc(a, "strata.size")
+    return Exp(f"(size {a.token})", "i64", (a,))
 
 
-def fold(f, z, a):
-    """The innermost dimension of `a` reduced with `f` from the seed `z` (rank - 1)."""
-    a = _acc(a, "strata.fold", 1)
-    lam = _Lambda(f, [a.elem, a.elem])
-    return Acc("fold", [lam, _lift(z, a.elem), a], a.elem, a.rank - 1)
+def ix(*components):
+    """An index from i64 components: `strata.ix(i[1], i[0])` (a tuple works too)."""
+    return _index(components, "strata.ix")
 
 
-def fold1(f, a):
-    """The innermost dimension of `a` reduced with `f`, without a seed."""
-    a = _acc(a, "strata.fold1", 1)
-    lam = _Lambda(f, [a.elem, a.elem])
-    return Acc("fold1", [lam, a], a.elem, a.rank - 1)
-
-
-def scanl(f, z, a):
-    """Exclusive-then-total prefix combination along the innermost dimension (n + 1 elements)."""
-    a = _acc(a, "strata.scanl", 1)
-    lam = _Lambda(f, [a.elem, a.elem])
-    return Acc("scanl", [lam, _lift(z, a.elem), a], a.elem, a.rank)
-
-
-def scanl1(f, a):
-    """Inclusive prefix combination along the innermost dimension."""
-    a = _acc(a, "strata.scanl1", 1)
-    lam = _Lambda(f, [a.elem, a.elem])
-    return Acc("scanl1", [lam, a], a.elem, a.rank)
-
-
-def _whole(form):
-    def f(a):
-        a = _acc(a, f"strata.{form}")
-        return Acc(form, [a], a.elem, 0)
-    f.__name__ = form
-    f.__doc__ = f"Strata's `{form}` over the whole array (rank 0)."
-    return f
-
-
-sum, product, maximum, minimum = (_whole(n) for n in ("sum", "product", "maximum", "minimum"))  # noqa: A001
-
-
-def reverse(a):
-    """The innermost dimension reversed."""
-    a = _acc(a, "strata.reverse", 1)
-    return Acc("reverse", [a], a.elem, a.rank)
-
-
-def _program_text(params, result):
-    """The program: shared arrays bound once with alet, in dependency order."""
-    results = result if isinstance(result, tuple) else (result,)
-    for r in results:
-        _acc(r, "the traced function's result")
-    uses = {}
-    order = []
-    seen = set()
-
-    def visit(a, from_scalar=False):
-        uses[id(a)] = uses.get(id(a), 0) + (2 if from_scalar else 1)
-        if id(a) in seen:
-            return
-        seen.add(id(a))
-        for p in a.parts:
-            if isinstance(p, Acc):
-                visit(p)
-            else:  # a lambda or a scalar operand: the arrays its code reads
-                for r in p.arrays:
-                    visit(r, from_scalar=True)
-        order.append(a)
-
-    for r in results:
-        visit(r)
-    names = {id(p): p.name for p in params}
-    bound = []
-    for a in order:
-        if id(a) not in names and uses[id(a)] > 1:
-            names[id(a)] = f"_t{len(bound)}"
-            bound.append(a)
-
-    def acc_text(a, top=False):
-        if id(a) in names and not top:
-            return names[id(a)]
-        parts = []
-        for p in a.parts:
-            if isinstance(p, Acc):
-                parts.append(acc_text(p))
-            elif isinstance(p, _Lambda):
-                parts.append(f"(lambda ({' '.join(p.names)}) {_named(p.body.text, p.arrays, names)})")
-            else:
-                parts.append(_named(p.text, p.arrays, names))
-        return f"({a.form} {' '.join(parts)})"
-
-    body = acc_text(results[0]) if len(results) == 1 and not isinstance(result, tuple) else \
-        "(atuple " + " ".join(acc_text(r) for r in results) + ")"
-    if bound:
-        bindings = "\n        ".join(f"({names[id(a)]} {acc_text(a, top=True)})" for a in bound)
-        body = f"(alet ({bindings})\n    {body})"
-    header = " ".join(f"({p.name} (array {p.elem} {p.rank}))" for p in params)
-    return f"(program ({header})\n  {body})"
-
-
-def _named(text, arrays, names):
-    """Scalar text with each array it reads named."""
-    for a in arrays:
-        text = text.replace(a.token, names[id(a)])
-    return text
-
-
-class Function:
-    """A Python function traced once into a Strata program, compiled on first call."""
-
-    def __init__(self, fn, engine=None, fusion=True):
-        sig = inspect.signature(fn)
-        params = []
-        for p in sig.parameters.values():
-            t = p.annotation
-            if not isinstance(t, ArrayType):
-                raise TypeError(f"parameter `{p.name}` of {fn.__name__} needs an annotation "
-                                f"such as `{p.name}: strata.Array[strata.f32, 1]`")
-            params.append(Acc("param", [], t.elem, t.rank, name=p.name))
-        self.__name__ = fn.__name__
-        self.__doc__ = fn.__doc__
-        self.program = _program_text(params, fn(*params))
-        self.engine, self.fusion, self._compiled = engine, fusion, None
-
-    def compiled(self):
-        """The program compiled (once) for this function's engine."""
-        if self._compiled is None:
-            from . import compile as _compile
-            self._compiled = _compile(self.program, engine=self.engine, fusion=self.fusion)
-        return self._compiled
-
-    def __call__(self, *args, **kwargs):
-        return self.compiled()(*args, **kwargs)
-
-    def __repr__(self):
-        return f"<strata.function {self.__name__}>"
-
-
-def function(fn=None, *, engine=None, fusion=True):
-    """Decorator: `@strata.function` or `@strata.function(engine="tbb")`."""
-    if fn is None:
-        return lambda f: Function(f, engine=engine, fusion=fusion)
-    return Function(fn, engine=engine, fusion=fusion)
+def ignore(rank):
+    """The target that drops a source element of strata.permute (Strata's `(ignore R)`)."""
+    return Exp(f"(ignore {int(rank)})", f"(ix {int(rank)})")

@@ -192,3 +192,17 @@ def test_any_dlpack_or_buffer_protocol_array_is_used_in_place():
     assert ident(buf).tolist() == [1.0, 2.0, 3.0]
     with pytest.raises(TypeError, match="given a float64 array"):
         ident(array.array("d", [1.0]))
+
+
+def test_jax_cpu_arrays_are_read_in_place_through_dlpack():
+    jnp = pytest.importorskip("jax.numpy", reason="jax is installed by scripts/setup.sh")
+    ident = strata.compile("(program ((m (array f32 2))) m)", engine="interp")
+    m = jnp.arange(12, dtype=jnp.float32).reshape(3, 4)
+    out = ident(m)
+    assert np.shares_memory(out, np.from_dlpack(m))  # JAX's own buffer, not a copy
+    saxpy = strata.compile("(program ((xs (array f32 1)) (ys (array f32 1)))"
+                           " (zipwith (lambda (x y) (+ (* 2.5f32 x) y)) xs ys))")
+    x, y = jnp.linspace(-1, 1, 1000, dtype=jnp.float32), jnp.full(1000, 0.25, jnp.float32)
+    assert np.array_equal(saxpy(x, y), np.float32(2.5) * np.asarray(x) + np.asarray(y))
+    with pytest.raises(TypeError, match="given a int32 array of rank 1"):
+        saxpy(jnp.arange(3, dtype=jnp.int32), y)

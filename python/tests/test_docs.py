@@ -19,6 +19,7 @@ def test_every_snippet_of_docs_python_md_runs(capsys):
     assert "float64 array of rank 1" in out
     assert "division-by-zero <string>:1:48" in out
     assert "[0.6 0.8] 16.0" in out
+    assert "[1 0 2] [64. 48. 32.] [4 4]" in out
 
 
 def test_the_notebook_style_example_checks_and_plots(tmp_path):
