@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "core/error.h"
@@ -40,15 +41,23 @@ std::string dtype_text(nb::dlpack::dtype d) {
   }
 }
 
-std::string expected(const Param& p) {
-  return "parameter `" + p.name + "` is " + p.type.str() + ": a C-contiguous " +
-         numpy_dtype_name(p.type.elem().scalar_kind()) + " array of rank " +
-         std::to_string(p.type.rank());
-}
+// What one leaf of a parameter must be: the parameter itself, or component
+// `path` (e.g. "1" or "0.1") of a parameter with tuple elements.
+struct LeafSpec {
+  const Param& p;
+  ScalarKind kind;
+  std::string path;
 
-[[noreturn]] void mismatch(const Param& p, const std::string& given, const std::string& hint = "") {
-  throw nb::type_error((expected(p) + ", given " + given + hint).c_str());
-}
+  std::string expected() const {
+    std::string what = "a C-contiguous " + std::string(numpy_dtype_name(kind)) + " array of rank " +
+                       std::to_string(p.type.rank());
+    return "parameter `" + p.name + "` is " + p.type.str() + ": " +
+           (path.empty() ? what : "component " + path + " of its tuple of arrays is " + what);
+  }
+  [[noreturn]] void mismatch(const std::string& given, const std::string& hint = "") const {
+    throw nb::type_error((expected() + ", given " + given + hint).c_str());
+  }
+};
 
 bool c_contiguous(const Input& a) {
   int64_t stride = 1;
@@ -78,32 +87,29 @@ const char* numpy_dtype_name(ScalarKind k) {
   return "?";
 }
 
-Array borrow_input(const Param& p, nb::handle obj) {
-  if (!p.type.elem().is_scalar())
-    throw nb::type_error(("parameter `" + p.name + "` is " + p.type.str() +
-                          ": arrays of tuples are not passed from Python yet")
-                             .c_str());
+namespace {
+
+// One leaf read in place: its shape and a buffer that keeps `obj` alive.
+std::pair<Shape, Buffer> borrow_leaf(const LeafSpec& spec, nb::handle obj) {
   Input a;
+  ScalarKind k = spec.kind;
   if (!nb::try_cast(obj, a, /*convert=*/false))
-    mismatch(p,
-             "an object of type " + std::string(nb::str(obj.type().attr("__name__")).c_str()) +
-                 " (not an array: no DLPack or buffer protocol)",
-             "; numpy.asarray(x, dtype=numpy." +
-                 std::string(numpy_dtype_name(p.type.elem().scalar_kind())) + ") converts it");
-  ScalarKind k = p.type.elem().scalar_kind();
+    spec.mismatch("an object of type " + std::string(nb::str(obj.type().attr("__name__")).c_str()) +
+                      " (not an array: no DLPack or buffer protocol)",
+                  "; numpy.asarray(x, dtype=numpy." + std::string(numpy_dtype_name(k)) +
+                      ") converts it");
   std::string given = "a " + dtype_text(a.dtype()) + " array of rank " + std::to_string(a.ndim());
-  if (a.device_type() != nb::device::cpu::value) mismatch(p, given + " on a device, not the CPU");
+  if (a.device_type() != nb::device::cpu::value) spec.mismatch(given + " on a device, not the CPU");
   if (a.dtype() != dlpack_of(k))
-    mismatch(p, given,
-             "; strata.asarray(x, strata." + std::string(scalar_name(k)) +
-                 ") converts it (a copy you ask for)");
-  if (int(a.ndim()) != p.type.rank()) mismatch(p, given);
+    spec.mismatch(given, "; strata.asarray(x, strata." + std::string(scalar_name(k)) +
+                             ") converts it (a copy you ask for)");
+  if (int(a.ndim()) != spec.p.type.rank()) spec.mismatch(given);
   if (!c_contiguous(a))
-    mismatch(p, given + " that is not C-contiguous",
-             "; numpy.ascontiguousarray(x) makes a contiguous copy");
+    spec.mismatch(given + " that is not C-contiguous",
+                  "; numpy.ascontiguousarray(x) makes a contiguous copy");
   auto* data = static_cast<std::byte*>(const_cast<void*>(static_cast<const void*>(a.data())));
   if (reinterpret_cast<uintptr_t>(data) % scalar_size(k) != 0)
-    mismatch(p, given + " whose data is not aligned to its element size");
+    spec.mismatch(given + " whose data is not aligned to its element size");
   Shape shape;
   for (size_t d = 0; d < a.ndim(); ++d)
     shape.push_back(int64_t(a.shape(d)));
@@ -114,7 +120,63 @@ Array borrow_input(const Param& p, nb::handle obj) {
     nb::handle(static_cast<PyObject*>(const_cast<void*>(o))).dec_ref();
   });
   size_t bytes = Array::leaf_bytes(shape, k);
-  return Array::from_leaves(p.type.elem(), shape, {Buffer::borrow(data, bytes, std::move(owner))});
+  return {shape, Buffer::borrow(data, bytes, std::move(owner))};
+}
+
+std::string shape_text(const Shape& s) {
+  std::string out = "(";
+  for (size_t d = 0; d < s.size(); ++d)
+    out += (d ? ", " : "") + std::to_string(s[d]);
+  return out + (s.size() == 1 ? ",)" : ")");
+}
+
+} // namespace
+
+Array borrow_input(const Param& p, nb::handle obj) {
+  const Type& elem = p.type.elem();
+  if (elem.is_scalar()) {
+    auto [shape, buffer] = borrow_leaf({p, elem.scalar_kind(), ""}, obj);
+    return Array::from_leaves(elem, shape, {std::move(buffer)});
+  }
+  // A tuple element: a tuple of arrays nested as the element's tuples nest
+  // (the form results of tuple elements come back in), one per leaf, all of
+  // one shape.
+  std::vector<Buffer> leaves;
+  std::optional<Shape> shape;
+  std::function<void(const Type&, nb::handle, const std::string&)> take =
+      [&](const Type& t, nb::handle o, const std::string& path) {
+        if (t.is_scalar()) {
+          auto [s, buffer] = borrow_leaf({p, t.scalar_kind(), path}, o);
+          if (shape && s != *shape)
+            throw nb::type_error(("parameter `" + p.name + "` is " + p.type.str() +
+                                  ": its component arrays must have one shape, component " + path +
+                                  " has shape " + shape_text(s) + ", the first " +
+                                  shape_text(*shape))
+                                     .c_str());
+          shape = s;
+          leaves.push_back(std::move(buffer));
+          return;
+        }
+        size_t n = t.elems().size();
+        if (!nb::isinstance<nb::tuple>(o) || nb::len(o) != n)
+          throw nb::type_error(("parameter `" + p.name + "` is " + p.type.str() + ": " +
+                                (path.empty() ? "a tuple" : "component " + path + " is a tuple") +
+                                " of " + std::to_string(n) + " arrays, one per component, given " +
+                                (nb::isinstance<nb::tuple>(o)
+                                     ? "a tuple of " + std::to_string(nb::len(o))
+                                     : "an object of type " +
+                                           std::string(nb::str(o.type().attr("__name__")).c_str())))
+                                   .c_str());
+        for (size_t i = 0; i < n; ++i)
+          take(t.elems()[i], o[i],
+               path.empty() ? std::to_string(i) : path + "." + std::to_string(i));
+      };
+  take(elem, obj, "");
+  if (!shape)
+    throw nb::type_error(("parameter `" + p.name + "` is " + p.type.str() +
+                          ": an array of empty tuples is not passed from Python")
+                             .c_str());
+  return Array::from_leaves(elem, *shape, std::move(leaves));
 }
 
 nb::object to_python(const Array& a) {

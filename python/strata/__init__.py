@@ -53,6 +53,7 @@ from .forms import (  # noqa: F401,A004
     fill,
     fold,
     fold1,
+    foldseg,
     generate,
     map,
     maximum,
@@ -64,9 +65,12 @@ from .forms import (  # noqa: F401,A004
     reverse,
     scanl,
     scanl1,
+    scanr,
+    scanr1,
     slice,
     stencil,
     sum,
+    unit,
     zipwith,
 )
 from .sharing import Function, function  # noqa: F401

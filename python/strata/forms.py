@@ -52,6 +52,37 @@ def scanl1(f, a):
     return Acc("scanl1", [lam, a], a.elem, a.rank)
 
 
+def scanr(f, z, a):
+    """Right scan along the innermost dimension, ending with `z` (n + 1 elements)."""
+    a = _acc(a, "strata.scanr", 1)
+    lam = _Lambda(f, [a.elem, a.elem])
+    return Acc("scanr", [lam, _lift(z, a.elem), a], a.elem, a.rank)
+
+
+def scanr1(f, a):
+    """Inclusive right scan along the innermost dimension."""
+    a = _acc(a, "strata.scanr1", 1)
+    lam = _Lambda(f, [a.elem, a.elem])
+    return Acc("scanr1", [lam, a], a.elem, a.rank)
+
+
+def foldseg(f, z, a, segs):
+    """Each segment of the innermost dimension reduced from `z`; `segs` is an
+    i64 array of segment lengths summing to the dimension's extent."""
+    a, segs = _acc(a, "strata.foldseg", 1), _acc(segs, "strata.foldseg")
+    if (segs.elem, segs.rank) != ("i64", 1):
+        raise TypeError(f"strata.foldseg: segment lengths are an i64 array of rank 1, found "
+                        f"{segs.elem} of rank {segs.rank}")
+    lam = _Lambda(f, [a.elem, a.elem])
+    return Acc("foldseg", [lam, _lift(z, a.elem), a, segs], a.elem, a.rank)
+
+
+def unit(value, dtype=None):
+    """The array of rank 0 holding `value` (of `dtype` when given)."""
+    v = _lift(value, _elem_name(dtype) if dtype is not None else _natural(value))
+    return Acc("unit", [v], v.type, 0)
+
+
 def _whole(form):
     def f(a):
         a = _acc(a, f"strata.{form}")

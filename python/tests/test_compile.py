@@ -206,3 +206,20 @@ def test_jax_cpu_arrays_are_read_in_place_through_dlpack():
     assert np.array_equal(saxpy(x, y), np.float32(2.5) * np.asarray(x) + np.asarray(y))
     with pytest.raises(TypeError, match="given a int32 array of rank 1"):
         saxpy(jnp.arange(3, dtype=jnp.int32), y)
+
+
+def test_an_input_of_tuple_elements_is_a_tuple_of_arrays_read_in_place():
+    f = strata.compile("(program ((ps (array (tuple f32 (tuple i64 f32)) 1)))"
+                       " (map (lambda (p) (+ (proj 0 p) (cast f32 (proj 0 (proj 1 p))))) ps))",
+                       engine="interp")
+    a, b, c = np.arange(3, dtype=np.float32), np.arange(3) * 10, np.zeros(3, np.float32)
+    assert f((a, (b, c))).tolist() == [0.0, 11.0, 22.0]
+    ident = strata.compile("(program ((ps (array (tuple f32 i64) 1))) ps)", engine="interp")
+    out = ident((a, b))  # results of tuple elements come back in the same form
+    assert np.shares_memory(out[0], a) and np.shares_memory(out[1], b)
+    with pytest.raises(TypeError, match="a tuple of 2 arrays, one per component, given an object of type ndarray"):
+        f(a)
+    with pytest.raises(TypeError, match="component 1.1 has shape \\(2,\\), the first \\(3,\\)"):
+        f((a, (b, c[:2])))
+    with pytest.raises(TypeError, match="component 1.0 of its tuple of arrays is a C-contiguous int64 array"):
+        f((a, (b.astype(np.int32), c)))

@@ -134,3 +134,19 @@ def test_form_mistakes_are_type_errors():
         @strata.function
         def add_indices(m: Array[f32, 2]):
             return strata.generate(strata.shape(m), lambda i: i + i)
+
+
+def test_right_scans_segmented_folds_and_unit_against_numpy():
+    @strata.function(engine="interp")
+    def f(xs: Array[i64, 2], segs: Array[i64, 1]):
+        return (strata.scanr(lambda a, b: a + b, 0, xs), strata.scanr1(strata.max, xs),
+                strata.foldseg(lambda a, b: a + b, 0, xs, segs), strata.unit(7))
+
+    xs = np.arange(12).reshape(2, 6) * np.array([1, -1, 1, -1, 1, -1])
+    segs = np.array([2, 0, 4])
+    right, right_max, by_segment, seven = f(xs, segs)
+    rev = xs[:, ::-1]
+    assert np.array_equal(right, np.concatenate([np.cumsum(rev, 1)[:, ::-1], np.zeros((2, 1), int)], 1))
+    assert np.array_equal(right_max, np.maximum.accumulate(rev, 1)[:, ::-1])
+    assert np.array_equal(by_segment, np.stack([xs[:, :2].sum(1), np.zeros(2, int), xs[:, 2:].sum(1)], 1))
+    assert int(seven) == 7 and seven.ndim == 0
