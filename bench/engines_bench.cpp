@@ -24,6 +24,7 @@
 #include <tbb/global_control.h>
 #include <tbb/info.h>
 
+#include "bench/anchors.h"
 #include "bench/check.h"
 #include "bench/workloads.h"
 #include "core/check.h"
@@ -81,6 +82,24 @@ void run_baseline(benchmark::State& state, const Workload* w, bool tbb, int thre
   }
   for (auto _ : state) {
     f(d.inputs, out);
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, *w, n);
+}
+
+// A library anchor (bench/anchors.h): checked with the workload's tolerance
+// against the hand-written TBB baseline, then timed like a baseline.
+void run_anchor(benchmark::State& state, const Workload* w, Anchor anchor, int threads, int64_t n) {
+  auto limit = limit_threads(threads);
+  Data& d = data(*w, n);
+  std::vector<Array> out = w->outputs(n);
+  anchor.run(d.inputs, out, threads);
+  if (auto diff = check_results(d.expected, out, w->rtol)) {
+    state.SkipWithError(("wrong result: " + *diff).c_str());
+    return;
+  }
+  for (auto _ : state) {
+    anchor.run(d.inputs, out, threads);
     benchmark::ClobberMemory();
   }
   set_counters(state, *w, n);
@@ -188,6 +207,11 @@ void register_all() {
       configure(
           benchmark::RegisterBenchmark((w.name + "/cpp_tbb/threads:" + (t ? "1" : "all")).c_str(),
                                        run_baseline, wp, true, t, full));
+    for (const Anchor& a : anchors_of(w.name))
+      for (int t : {1, 0})
+        configure(benchmark::RegisterBenchmark(
+            (w.name + "/" + a.name + "/threads:" + (t ? "1" : "all")).c_str(), run_anchor, wp, a, t,
+            full));
     for (const Engine* e : all_engines()) {
       std::string why;
       if (!e->available(why)) {
@@ -230,6 +254,7 @@ int main(int argc, char** argv) {
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::AddCustomContext("strata_threads", std::to_string(tbb::info::default_concurrency()));
   benchmark::AddCustomContext("strata_sizes", g_smoke ? "smoke" : "full");
+  benchmark::AddCustomContext("anchors", anchor_libraries());
   register_all();
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -15,7 +15,7 @@ set(STRATA_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/Strata)
 set(STRATA_LANGUAGE_LIBS strata_frontend strata_fusion strata_interp strata_core)
 set(STRATA_INSTALLED_LIBS ${STRATA_LANGUAGE_LIBS})
 # in link order: users before what they use
-foreach(lib strata_oracle strata_registry strata_tbb strata_jit strata_cuda strata_cache)
+foreach(lib strata_oracle strata_registry strata_tbb strata_jit strata_parallel strata_cuda strata_cache)
   if(TARGET ${lib})
     list(APPEND STRATA_INSTALLED_LIBS ${lib})
   endif()

@@ -17,6 +17,7 @@
 #include "jit/kernel_builder.h"
 #include "jit/kernel_slots.h"
 #include "jit/kernels.h"
+#include "parallel/contraction.h"
 
 namespace strata::jit {
 
@@ -83,6 +84,12 @@ void run_fold(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::F
   if (!f.seed && n == 0 && rows > 0) throw fold1_empty_row(sh, k.ops.back().loc);
   Array& out = rt.get_mutable(k.outputs[0]);
   int rank = int(sh.size());
+  // A sum of products of two arrays (a matrix product...): tiled loops in the
+  // same order (parallel/contraction.h).
+  if (rows > 0 && !order.fold_chunked(n) &&
+      parallel::fold_as_contraction(rt.graph, f, rt.arrays(), sh,
+                                    f.seed ? static_cast<const void*>(seed.data()) : nullptr, out))
+    return;
   if (!order.fold_chunked(n)) {
     std::vector<Slot> aux = shape_slots(sh, slots::Fold::count(rank, leaves));
     std::copy(seed.begin(), seed.end(), aux.begin() + slots::Fold::seed(rank));

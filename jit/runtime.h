@@ -52,6 +52,7 @@ public:
   ArrayPool& pool;
   void set(int id, Array a);
   const Array& get(int id) const { return arrays_[size_t(id)]; }
+  const std::vector<Array>& arrays() const { return arrays_; }
   Array& get_mutable(int id) { return arrays_[size_t(id)]; }
   const JitArray* table() const { return table_.data(); }
 

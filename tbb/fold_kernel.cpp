@@ -23,6 +23,7 @@
 // The chunks and the tree depend only on the row length and the order,
 // never on the threads, so the results are the same for every thread count.
 #include "core/runtime_errors.h"
+#include "parallel/contraction.h"
 #include "tbb/chunk_tree.h"
 #include "tbb/fold_native.h"
 #include "tbb/kernels.h"
@@ -148,6 +149,15 @@ void run_fold(Runtime& rt, const Kernel& k, const kn::Fold& fold) {
   // before any element, as in the interpreter (docs/language.md, Errors).
   if (p.has_seed && p.rows > 0) p.seed = rt.eval(*fold.seed);
   if (!p.has_seed && p.n == 0 && p.rows > 0) throw fold1_empty_row(p.shape, k.ops.back().loc);
+  // A sum of products of two arrays (a matrix product...): tiled loops in the
+  // same order (parallel/contraction.h).
+  if (p.rows > 0 && !rt.order.fold_chunked(p.n)) {
+    const void* seed = p.has_seed ? p.seed[0].data() : nullptr;
+    if (parallel::fold_as_contraction(rt.graph, fold, rt.arrays, p.shape, seed, out)) {
+      rt.set(k.outputs[0], std::move(out));
+      return;
+    }
+  }
   std::optional<NativeFold> native = recognise_fold(fold.f);
   if (native && !native_runs(rt.order, *native)) native.reset();
   ReductionOrder order = native ? native_order(rt.order, *native) : rt.order;
