@@ -14,6 +14,8 @@
 #include <cstdlib>
 #include <thread>
 
+#include "bench/workloads.h"
+
 namespace strata::bench {
 namespace {
 
@@ -63,8 +65,16 @@ void openblas_matmul(const std::vector<Array>& in, std::vector<Array>& out, int 
 } // namespace
 
 std::vector<Anchor> anchors_of(const std::string& workload) {
-  if (workload == "matmul" && openblas()) return {{"openblas", openblas_matmul}};
-  return {};
+  std::vector<Anchor> out;
+  // The thread count is set by the caller (tbb::global_control).
+#define STRATA_FASTMATH_ANCHOR(w)                                                                  \
+  if (workload == #w)                                                                              \
+    out.push_back({"cpp_tbb_fastmath", [](const std::vector<Array>& in, std::vector<Array>& o,     \
+                                          int) { fastmath_##w(in, o); }});
+  STRATA_BENCH_BASELINES(STRATA_FASTMATH_ANCHOR)
+#undef STRATA_FASTMATH_ANCHOR
+  if (workload == "matmul" && openblas()) out.push_back({"openblas", openblas_matmul});
+  return out;
 }
 
 std::string anchor_libraries() {

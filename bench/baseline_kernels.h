@@ -9,7 +9,14 @@
 #include <cmath>
 #include <cstdint>
 
-namespace strata::bench::kernels {
+// Named apart in the -ffast-math build of the baselines
+// (baselines_tbb_fastmath.cpp), so that the linker never merges its inline
+// functions with the strict ones.
+#ifndef STRATA_BASELINE_KERNELS
+#define STRATA_BASELINE_KERNELS kernels
+#endif
+
+namespace strata::bench::STRATA_BASELINE_KERNELS {
 
 inline float mapchain(float x) {
   return std::sqrt(std::fabs(x * 1.5f + 2.0f)) * 0.5f - 1.0f;
@@ -98,4 +105,4 @@ inline void matmul_row(const float* a, const float* b, float* c, int64_t n, int6
   }
 }
 
-} // namespace strata::bench::kernels
+} // namespace strata::bench::STRATA_BASELINE_KERNELS

@@ -16,7 +16,20 @@
 #include "bench/baseline_kernels.h"
 #include "bench/workloads.h"
 
+// Compiled twice: strict (tbb_*, -O3 -march=native, the project's
+// -ffp-contract=off), and by baselines_tbb_fastmath.cpp as fastmath_* with
+// -ffast-math (which changes results: reassociation, FMA, libmvec).
+#if defined(STRATA_FASTMATH_BASELINES)
+#define STRATA_TBB_BASELINE(w) fastmath_##w
+#else
+#define STRATA_TBB_BASELINE(w) tbb_##w
+#endif
+
 namespace strata::bench {
+
+#if defined(STRATA_FASTMATH_BASELINES)
+namespace kernels = fastmath_kernels;
+#endif
 
 namespace {
 const float* f32(const Array& a) {
@@ -68,12 +81,12 @@ template <class T, class Add> void parallel_inclusive_scan(const T* x, T* r, int
 }
 } // namespace
 
-void tbb_dotp(const std::vector<Array>& in, std::vector<Array>& out) {
+void STRATA_TBB_BASELINE(dotp)(const std::vector<Array>& in, std::vector<Array>& out) {
   const float *x = f32(in[0]), *y = f32(in[1]);
   f32(out[0])[0] = parallel_sum(in[0].size(), [=](int64_t i) { return x[i] * y[i]; });
 }
 
-void tbb_saxpy(const std::vector<Array>& in, std::vector<Array>& out) {
+void STRATA_TBB_BASELINE(saxpy)(const std::vector<Array>& in, std::vector<Array>& out) {
   const float *x = f32(in[0]), *y = f32(in[1]);
   float* z = f32(out[0]);
   tbb::parallel_for(Range(0, in[0].size(), kGrain), [=](const Range& r) {
@@ -82,12 +95,12 @@ void tbb_saxpy(const std::vector<Array>& in, std::vector<Array>& out) {
   });
 }
 
-void tbb_mapchain(const std::vector<Array>& in, std::vector<Array>& out) {
+void STRATA_TBB_BASELINE(mapchain)(const std::vector<Array>& in, std::vector<Array>& out) {
   const float* x = f32(in[0]);
   f32(out[0])[0] = parallel_sum(in[0].size(), [=](int64_t i) { return kernels::mapchain(x[i]); });
 }
 
-void tbb_sum_i32(const std::vector<Array>& in, std::vector<Array>& out) {
+void STRATA_TBB_BASELINE(sum_i32)(const std::vector<Array>& in, std::vector<Array>& out) {
   const int32_t* x = i32(in[0]);
   uint32_t s = tbb::parallel_reduce(
       Range(0, in[0].size(), kGrain), uint32_t(0),
@@ -100,16 +113,16 @@ void tbb_sum_i32(const std::vector<Array>& in, std::vector<Array>& out) {
   i32(out[0])[0] = int32_t(s);
 }
 
-void tbb_scan_f32(const std::vector<Array>& in, std::vector<Array>& out) {
+void STRATA_TBB_BASELINE(scan_f32)(const std::vector<Array>& in, std::vector<Array>& out) {
   parallel_inclusive_scan(f32(in[0]), f32(out[0]), in[0].size(), std::plus<float>());
 }
 
-void tbb_scan_i32(const std::vector<Array>& in, std::vector<Array>& out) {
+void STRATA_TBB_BASELINE(scan_i32)(const std::vector<Array>& in, std::vector<Array>& out) {
   parallel_inclusive_scan(i32(in[0]), i32(out[0]), in[0].size(),
                           [](int32_t a, int32_t b) { return int32_t(uint32_t(a) + uint32_t(b)); });
 }
 
-void tbb_histogram(const std::vector<Array>& in, std::vector<Array>& out) {
+void STRATA_TBB_BASELINE(histogram)(const std::vector<Array>& in, std::vector<Array>& out) {
   using Bins = std::array<int32_t, 256>;
   const int32_t* k = i32(in[0]);
   Bins zero{};
@@ -128,7 +141,7 @@ void tbb_histogram(const std::vector<Array>& in, std::vector<Array>& out) {
   std::copy(total.begin(), total.end(), i32(out[0]));
 }
 
-void tbb_mandelbrot(const std::vector<Array>&, std::vector<Array>& out) {
+void STRATA_TBB_BASELINE(mandelbrot)(const std::vector<Array>&, std::vector<Array>& out) {
   int32_t* r = i32(out[0]);
   const int64_t n = out[0].shape()[0];
   tbb::parallel_for(Range(0, n, 1), [=](const Range& rows) {
@@ -138,7 +151,7 @@ void tbb_mandelbrot(const std::vector<Array>&, std::vector<Array>& out) {
   });
 }
 
-void tbb_blackscholes(const std::vector<Array>& in, std::vector<Array>& out) {
+void STRATA_TBB_BASELINE(blackscholes)(const std::vector<Array>& in, std::vector<Array>& out) {
   const float *s = f32(in[0]), *k = f32(in[1]), *t = f32(in[2]);
   float *call = f32(out[0]), *put = f32(out[1]);
   tbb::parallel_for(Range(0, in[0].size(), 4096), [=](const Range& r) {
@@ -147,7 +160,7 @@ void tbb_blackscholes(const std::vector<Array>& in, std::vector<Array>& out) {
   });
 }
 
-void tbb_matmul(const std::vector<Array>& in, std::vector<Array>& out) {
+void STRATA_TBB_BASELINE(matmul)(const std::vector<Array>& in, std::vector<Array>& out) {
   const int64_t n = in[0].shape()[0];
   const float *a = f32(in[0]), *b = f32(in[1]);
   float* c = f32(out[0]);
@@ -157,7 +170,7 @@ void tbb_matmul(const std::vector<Array>& in, std::vector<Array>& out) {
   });
 }
 
-void tbb_stencil(const std::vector<Array>& in, std::vector<Array>& out) {
+void STRATA_TBB_BASELINE(stencil)(const std::vector<Array>& in, std::vector<Array>& out) {
   const int64_t n = in[0].shape()[0];
   const float* img = f32(in[0]);
   float* r = f32(out[0]);
@@ -167,7 +180,7 @@ void tbb_stencil(const std::vector<Array>& in, std::vector<Array>& out) {
   });
 }
 
-void tbb_nbody(const std::vector<Array>& in, std::vector<Array>& out) {
+void STRATA_TBB_BASELINE(nbody)(const std::vector<Array>& in, std::vector<Array>& out) {
   const int64_t n = in[0].size();
   const float *x = f32(in[0]), *y = f32(in[1]), *z = f32(in[2]), *m = f32(in[3]);
   float *ax = f32(out[0]), *ay = f32(out[1]), *az = f32(out[2]);
@@ -178,7 +191,7 @@ void tbb_nbody(const std::vector<Array>& in, std::vector<Array>& out) {
 }
 
 // Fused by hand: each pass halves into the output and computes the new maximum.
-void tbb_awhile(const std::vector<Array>& in, std::vector<Array>& out) {
+void STRATA_TBB_BASELINE(awhile)(const std::vector<Array>& in, std::vector<Array>& out) {
   const int64_t n = in[0].size();
   const float* src = f32(in[0]);
   float* r = f32(out[0]);

@@ -52,17 +52,19 @@ struct NamedProgram {
 };
 std::vector<NamedProgram> compile_bench_programs();
 
-// Hand-written baselines (bench/baselines_o3.cpp, bench/baselines_tbb.cpp).
+// Hand-written baselines (bench/baselines_o3.cpp, bench/baselines_tbb.cpp; fastmath_*:
+// baselines_tbb.cpp compiled with -ffast-math, an anchor of bench/anchors.h).
 #define STRATA_BENCH_BASELINES(X)                                                                  \
   X(dotp)                                                                                          \
   X(saxpy)                                                                                         \
   X(mapchain)                                                                                      \
   X(sum_i32)                                                                                       \
-  X(scan_f32) X(scan_i32) X(histogram) X(mandelbrot) X(blackscholes) X(matmul) X(stencil) X(nbody) \
-      X(awhile)
+  X(scan_f32)                                                                                      \
+  X(scan_i32) X(histogram) X(mandelbrot) X(blackscholes) X(matmul) X(stencil) X(nbody) X(awhile)
 #define STRATA_BENCH_DECLARE(w)                                                                    \
   void o3_##w(const std::vector<Array>& in, std::vector<Array>& out);                              \
-  void tbb_##w(const std::vector<Array>& in, std::vector<Array>& out);
+  void tbb_##w(const std::vector<Array>& in, std::vector<Array>& out);                             \
+  void fastmath_##w(const std::vector<Array>& in, std::vector<Array>& out);
 STRATA_BENCH_BASELINES(STRATA_BENCH_DECLARE)
 #undef STRATA_BENCH_DECLARE
 
