@@ -90,6 +90,17 @@ Outcome run_oracle(const Program& program, const std::vector<Array>& inputs,
   return o;
 }
 
+void OracleReplays::add(const ReductionOrder& order, Outcome outcome) {
+  by_order_[order.spec()] = std::move(outcome);
+}
+
+const Outcome& OracleReplays::in(const ReductionOrder& order) {
+  auto it = by_order_.find(order.spec());
+  if (it == by_order_.end())
+    it = by_order_.emplace(order.spec(), run_oracle(program_, inputs_, order)).first;
+  return it->second;
+}
+
 std::optional<std::string> compare_outcomes(const Outcome& expected, const Outcome& actual,
                                             ElementCounts* counts) {
   if (expected.error || actual.error) {

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -69,6 +70,23 @@ Outcome run_engine(const Engine& engine, const Program& program, const std::vect
 // The interpreter on `program` with its reductions in `order`.
 Outcome run_oracle(const Program& program, const std::vector<Array>& inputs,
                    const ReductionOrder& order);
+
+// The oracle on one program and its inputs, evaluated once per declared
+// order it is asked for (engines declaring the same order share it): what
+// `strata check` and `strata bench` compare every engine against.
+class OracleReplays {
+public:
+  OracleReplays(const Program& program, const std::vector<Array>& inputs)
+      : program_(program), inputs_(inputs) {}
+  // Records an outcome already computed in `order` (the canonical run).
+  void add(const ReductionOrder& order, Outcome outcome);
+  const Outcome& in(const ReductionOrder& order);
+
+private:
+  const Program& program_;
+  const std::vector<Array>& inputs_;
+  std::map<std::string, Outcome> by_order_; // by ReductionOrder::spec()
+};
 
 // Compares two outcomes: results bitwise, errors by kind and headline.
 // Adds to `counts` the elements compared when both have results.

@@ -210,13 +210,8 @@ int bench_command(const Args& args) {
             << " s per engine\n";
 
   // The oracle once per order an engine declares, for the warm-up check.
-  std::map<std::string, Outcome> oracles;
-  auto oracle_in = [&](const ReductionOrder& order) -> const Outcome& {
-    auto it = oracles.find(order.spec());
-    if (it == oracles.end())
-      it = oracles.emplace(order.spec(), run_oracle(program, inputs, order)).first;
-    return it->second;
-  };
+  OracleReplays oracles(program, inputs);
+  auto oracle_in = [&](const ReductionOrder& order) -> const Outcome& { return oracles.in(order); };
   bool disagree = false;
   double input_bytes = bytes_of(inputs);
   for (const Engine* engine : engines) {

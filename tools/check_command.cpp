@@ -112,13 +112,13 @@ void check_program(const fs::path& file, const std::vector<std::string>& assignm
     // The oracle in each order an engine declares (core/reduction_order.h),
     // evaluated once per order.
     const ReductionOrder oracle_order = ReductionOrder::canonical();
-    std::map<std::string, Outcome> replays;
-    replays[oracle_order.spec()].results = oracle;
+    OracleReplays replays(program, inputs);
+    Outcome canonical;
+    canonical.order = oracle_order;
+    canonical.results = oracle;
+    replays.add(oracle_order, std::move(canonical));
     auto oracle_in = [&](const ReductionOrder& order) -> const Outcome& {
-      auto it = replays.find(order.spec());
-      if (it == replays.end())
-        it = replays.emplace(order.spec(), run_oracle(program, inputs, order)).first;
-      return it->second;
+      return replays.in(order);
     };
     bool expected_diff = false;
     std::string expected_word = "yes (no expected output)";
