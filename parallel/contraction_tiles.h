@@ -129,12 +129,20 @@ template <class T> void run(const Plan& p) {
         const T* src =
             static_cast<const T*>(op.data) + op.batch_offset[size_t(b)] + j0 * op.sj + kb * op.sk;
         T* dst = buf[o].get();
-        for (int64_t k = 0; k < kc; ++k) {
+        // Read along the operand's shorter stride (a row-major matrix read
+        // by rows: k innermost), write [k][NR].
+        if (op.sk != 0 && (op.sj == 0 || std::abs(op.sk) < std::abs(op.sj))) {
           for (int64_t jj = 0; jj < jn; ++jj)
-            dst[k * G::NR + jj] = src[jj * op.sj + k * op.sk];
+            for (int64_t k = 0; k < kc; ++k)
+              dst[k * G::NR + jj] = src[jj * op.sj + k * op.sk];
+        } else {
+          for (int64_t k = 0; k < kc; ++k)
+            for (int64_t jj = 0; jj < jn; ++jj)
+              dst[k * G::NR + jj] = src[jj * op.sj + k * op.sk];
+        }
+        for (int64_t k = 0; k < kc; ++k)
           for (int64_t jj = jn; jj < G::NR; ++jj)
             dst[k * G::NR + jj] = T(0);
-        }
       }
       // Without a seed (fold1) each row starts at its first product.
       const int64_t skip = (kb == 0 && !seed) ? 1 : 0;
