@@ -115,15 +115,20 @@ std::optional<Contraction> find_contraction(const KernelGraph& g, const kn::Fold
   int rank = fold.input.type.rank();
   if (!elem.is_scalar() || rank < 2) return std::nullopt;
   ScalarKind kind = elem.scalar_kind();
-  if (kind != ScalarKind::F32 && kind != ScalarKind::F64) return std::nullopt;
+  bool integer = kind == ScalarKind::I32 || kind == ScalarKind::I64;
+  if (kind != ScalarKind::F32 && kind != ScalarKind::F64 && !integer) return std::nullopt;
   const Lambda& f = fold.f;
-  if (f.params.size() != 2 || !is_binary_of(*f.body, Prim::Add, f.params[0].name, f.params[1].name))
+  if (f.params.size() != 2) return std::nullopt;
+  const std::string &acc = f.params[0].name, &e = f.params[1].name;
+  // Wrapping integer + gives the same bits in either operand order.
+  if (!is_binary_of(*f.body, Prim::Add, acc, e) &&
+      !(integer && is_binary_of(*f.body, Prim::Add, e, acc)))
     return std::nullopt;
-  const Lambda& e = fold.input.elem;
-  if (e.params.size() != 1) return std::nullopt;
+  const Lambda& element = fold.input.elem;
+  if (element.params.size() != 1) return std::nullopt;
   // The element: (* X Y), possibly under lets binding X and Y.
-  Abstract abstract(g, e.params[0].name, rank);
-  const Exp* body = e.body.get();
+  Abstract abstract(g, element.params[0].name, rank);
+  const Exp* body = element.body.get();
   while (auto* let = std::get_if<ex::Let>(&body->node)) {
     for (const ex::Binding& b : let->bindings) {
       if (b.fn) return std::nullopt;

@@ -8,7 +8,8 @@
 // components of the input's index; v(R-1) is the one folded). It is a
 // contraction when
 //   - its function is (lambda (acc e) (+ acc e)) on f32 or f64 (the
-//     accumulator first: the engines keep the operand order);
+//     accumulator first: the engines keep the operand order), or on i32 or
+//     i64 with either operand first (wrapping: the same bits);
 //   - its element is (* X Y), X and Y reads (! A ix) of manifest arrays whose
 //     index components are distinct loop variables, reached through let,
 //     proj and ix only (what fusing replicate, backpermute by a permutation
@@ -32,7 +33,7 @@ struct ContractionOperand {
 };
 
 struct Contraction {
-  ScalarKind kind = ScalarKind::F32; // of the elements, the operands and the seed
+  ScalarKind kind = ScalarKind::F32; // f32, f64, i32 or i64: the elements, operands and seed
   ContractionOperand x, y;           // the element is (* x y), x first
 };
 

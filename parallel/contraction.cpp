@@ -30,7 +30,14 @@ std::vector<int64_t> var_strides(const ContractionInput& in, size_t rank) {
 } // namespace
 
 bool run_contraction(const ContractionRun& run) {
-  if (run.kind != ScalarKind::F32 && run.kind != ScalarKind::F64) return false;
+  detail::TileElem elem_kind;
+  switch (run.kind) {
+  case ScalarKind::F32: elem_kind = detail::TileElem::F32; break;
+  case ScalarKind::F64: elem_kind = detail::TileElem::F64; break;
+  case ScalarKind::I32: elem_kind = detail::TileElem::U32; break;
+  case ScalarKind::I64: elem_kind = detail::TileElem::U64; break;
+  default: return false;
+  }
   const Shape& loop = run.loop;
   size_t rank = loop.size();
   if (rank < 2) return false;
@@ -85,19 +92,18 @@ bool run_contraction(const ContractionRun& run) {
       op->batch_offset[size_t(b)] = offset;
     }
   }
-  bool f64 = run.kind == ScalarKind::F64;
   runs.fetch_add(1, std::memory_order_relaxed);
 #if defined(__x86_64__)
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl")) {
-    detail::run_tiles_avx512(p, f64);
+    detail::run_tiles_avx512(p, elem_kind);
     return true;
   }
   if (__builtin_cpu_supports("avx2")) {
-    detail::run_tiles_avx2(p, f64);
+    detail::run_tiles_avx2(p, elem_kind);
     return true;
   }
 #endif
-  detail::run_tiles_sse2(p, f64);
+  detail::run_tiles_sse2(p, elem_kind);
   return true;
 }
 

@@ -43,7 +43,7 @@ struct ContractionInput {
 };
 
 struct ContractionRun {
-  ScalarKind kind = ScalarKind::F32; // F32 or F64
+  ScalarKind kind = ScalarKind::F32; // F32, F64, I32 or I64 (wrapping)
   ContractionInput x, y;             // each element is (* x y)
   Shape loop;                        // the extents of v0 .. v(R-1), R >= 2
   void* out = nullptr;               // row-major, the loop's shape without v(R-1)

@@ -24,9 +24,13 @@ struct Plan {
   const void* seed = nullptr;
 };
 
-// The tile code for one vector width; T is float or double.
-void run_tiles_avx512(const Plan& p, bool f64);
-void run_tiles_avx2(const Plan& p, bool f64);
-void run_tiles_sse2(const Plan& p, bool f64);
+// The element type of the tiles: integers run as unsigned (wrapping, the
+// same bits as the signed types' wrapping + and *).
+enum class TileElem { F32, F64, U32, U64 };
+
+// The tile code for one vector width.
+void run_tiles_avx512(const Plan& p, TileElem elem);
+void run_tiles_avx2(const Plan& p, TileElem elem);
+void run_tiles_sse2(const Plan& p, TileElem elem);
 
 } // namespace strata::parallel::detail

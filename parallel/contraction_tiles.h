@@ -9,6 +9,7 @@
 // acc = acc + x * y for k in order, with the program's operand order: the
 // scalar fold's operations, one output element per lane.
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -185,11 +186,13 @@ template <class T> void run(const Plan& p) {
 
 } // namespace
 
-void STRATA_TILE_ENTRY(const Plan& p, bool f64) {
-  if (f64)
-    run<double>(p);
-  else
-    run<float>(p);
+void STRATA_TILE_ENTRY(const Plan& p, TileElem elem) {
+  switch (elem) {
+  case TileElem::F32: return run<float>(p);
+  case TileElem::F64: return run<double>(p);
+  case TileElem::U32: return run<uint32_t>(p);
+  case TileElem::U64: return run<uint64_t>(p);
+  }
 }
 
 } // namespace strata::parallel::detail

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <type_traits>
 
 #include "fusion/contraction.h"
 #include "fusion/fuse.h"
@@ -61,6 +62,11 @@ TEST(Contraction, RecognisesProductsOfTwoArraysAtLoopIndices) {
   ASSERT_TRUE(dots); // (* b a): the operands swap
   EXPECT_EQ(dots->x.array, 1);
   EXPECT_EQ(dots->y.array, 0);
+  // Integers: wrapping + in either operand order.
+  auto ints = contraction_of("(program ((x (array i64 2)) (y (array i64 2)))"
+                             " (fold (lambda (s p) (+ p s)) 0 (zipwith * x y)))");
+  ASSERT_TRUE(ints);
+  EXPECT_EQ(ints->kind, ScalarKind::I64);
 }
 
 TEST(Contraction, LeavesEverythingElseToTheGeneralFold) {
@@ -68,10 +74,10 @@ TEST(Contraction, LeavesEverythingElseToTheGeneralFold) {
            // the accumulator second: the operand order would change
            "(program ((x (array f32 2)) (y (array f32 2))) (fold (lambda (s p) (+ p s)) 0f32 "
            "(zipwith * x y)))",
-           // not a product, not a sum, integers, a shifted index, one array
+           // not a product, not a sum, 16-bit integers, a shifted index, one array
            "(program ((x (array f32 2)) (y (array f32 2))) (fold + 0f32 (zipwith - x y)))",
            "(program ((x (array f32 2)) (y (array f32 2))) (fold max 0f32 (zipwith * x y)))",
-           "(program ((x (array i64 2)) (y (array i64 2))) (fold + 0 (zipwith * x y)))",
+           "(program ((x (array i16 2)) (y (array i16 2))) (fold + 0i16 (zipwith * x y)))",
            "(program ((x (array f32 2))) (fold + 0f32 (generate (shape x) (lambda (i)"
            " (* (! x i) (! x (ix (proj 0 i) (min (+ (proj 1 i) 1) 0))))))))",
            "(program ((x (array f32 2))) (fold + 0f32 (map (lambda (v) (* v 2f32)) x)))",
@@ -96,23 +102,47 @@ std::string text(const Shape& sh) {
 
 template <class T> std::vector<T> values(int64_t n, uint32_t seed) {
   std::mt19937 rng(seed);
-  std::uniform_real_distribution<T> d(-2, 2);
-  std::vector<T> v(static_cast<size_t>(n));
-  for (T& x : v)
-    x = d(rng);
-  // A few special values: the lanes they reach must match the scalar fold.
-  const T special[] = {std::numeric_limits<T>::quiet_NaN(),
-                       std::numeric_limits<T>::infinity(),
-                       -std::numeric_limits<T>::infinity(),
-                       T(-0.0),
-                       T(0.0),
-                       std::numeric_limits<T>::denorm_min()};
-  // Six elements, spread out: most results stay finite, so the comparison
-  // sees real sums, and a few rows and columns meet each special value.
-  if (v.size() >= 50)
-    for (size_t s = 0; s < 6; ++s)
-      v[(s + 1) * v.size() / 7] = special[s];
-  return v;
+  if constexpr (std::is_integral_v<T>) {
+    // The whole range: products and sums wrap.
+    std::uniform_int_distribution<T> d(std::numeric_limits<T>::min(),
+                                       std::numeric_limits<T>::max());
+    std::vector<T> v(static_cast<size_t>(n));
+    for (T& x : v)
+      x = d(rng);
+    return v;
+  } else {
+    std::uniform_real_distribution<T> d(-2, 2);
+    std::vector<T> v(static_cast<size_t>(n));
+    for (T& x : v)
+      x = d(rng);
+    // A few special values: the lanes they reach must match the scalar fold.
+    const T special[] = {std::numeric_limits<T>::quiet_NaN(),
+                         std::numeric_limits<T>::infinity(),
+                         -std::numeric_limits<T>::infinity(),
+                         T(-0.0),
+                         T(0.0),
+                         std::numeric_limits<T>::denorm_min()};
+    // Six elements, spread out: most results stay finite, so the comparison
+    // sees real sums, and a few rows and columns meet each special value.
+    if (v.size() >= 50)
+      for (size_t s = 0; s < 6; ++s)
+        v[(s + 1) * v.size() / 7] = special[s];
+    return v;
+  }
+}
+
+// Strata's + and * (integers wrap).
+template <class T> T add(T a, T b) {
+  if constexpr (std::is_integral_v<T>)
+    return T(std::make_unsigned_t<T>(a) + std::make_unsigned_t<T>(b));
+  else
+    return a + b;
+}
+template <class T> T mul(T a, T b) {
+  if constexpr (std::is_integral_v<T>)
+    return T(std::make_unsigned_t<T>(a) * std::make_unsigned_t<T>(b));
+  else
+    return a * b;
 }
 
 // The sequential fold the interpreter runs, one output element at a time.
@@ -138,8 +168,8 @@ std::vector<T> reference(const parallel::ContractionRun& r, const T* x, const T*
     if (r.seed) std::memcpy(&acc, r.seed, sizeof(T));
     for (int64_t k = 0; k < r.loop.back(); ++k) {
       ix[rank - 1] = k;
-      T p = x[at(r.x, ix)] * y[at(r.y, ix)];
-      acc = (k == 0 && !r.seed) ? p : acc + p;
+      T p = mul(x[at(r.x, ix)], y[at(r.y, ix)]);
+      acc = (k == 0 && !r.seed) ? p : add(acc, p);
     }
     out[size_t(o)] = acc;
   }
@@ -162,13 +192,9 @@ void expect_bitwise(const Layout& l, const Shape& loop, bool seeded, uint32_t s)
   // x is larger than the loop in every dimension (a zipwith's intersection).
   Shape xs = shape_of(l.xvars, s % 2), ys = shape_of(l.yvars, 0);
   std::vector<T> x = values<T>(shape_size(xs), s), y = values<T>(shape_size(ys), s + 1);
-  T seed = T(0.25);
-  parallel::ContractionRun run{sizeof(T) == 4 ? ScalarKind::F32 : ScalarKind::F64,
-                               {x.data(), xs, l.xvars},
-                               {y.data(), ys, l.yvars},
-                               loop,
-                               nullptr,
-                               seeded ? &seed : nullptr};
+  T seed = std::is_integral_v<T> ? T(7) : T(0.25);
+  parallel::ContractionRun run{kind_of<T>, {x.data(), xs, l.xvars}, {y.data(), ys, l.yvars}, loop,
+                               nullptr,    seeded ? &seed : nullptr};
   std::vector<T> want = reference<T>(run, x.data(), y.data());
   std::vector<T> got(want.size(), T(-7));
   run.out = got.data();
@@ -200,6 +226,8 @@ TEST(Contraction, TilesGiveTheSequentialFoldBitwise) {
         if (!seeded && loop.back() == 0) continue;
         expect_bitwise<float>(l, loop, seeded, s++);
         expect_bitwise<double>(l, loop, seeded, s++);
+        expect_bitwise<int32_t>(l, loop, seeded, s++);
+        expect_bitwise<int64_t>(l, loop, seeded, s++);
       }
 }
 
@@ -235,7 +263,29 @@ TEST(Contraction, RefusesReadsOutOfRangeAndWritesNothing) {
 
 // ------------------------------------------------------------ the engines
 
+// An i32 matrix product: wrapping sums of wrapping products.
+std::string int_matmul() {
+  std::string t = kMatmul;
+  for (auto [from, to] : {std::pair<std::string, std::string>{"0.25f32", "7i32"}, {"f32", "i32"}})
+    for (size_t at = t.find(from); at != std::string::npos; at = t.find(from, at + to.size()))
+      t.replace(at, from.size(), to);
+  return t;
+}
+
+void expect_engine_takes_int_matmul(const Engine& engine) {
+  Program p = parse_and_check(int_matmul());
+  CompileOptions co;
+  std::unique_ptr<Executable> exe = engine.compile(p, co);
+  std::vector<Array> in = {array_of(values<int32_t>(30 * 70, 3), {30, 70}),
+                           array_of(values<int32_t>(70 * 41, 4), {70, 41})};
+  uint64_t before = parallel::contractions_run();
+  std::vector<Array> got = exe->run(in);
+  EXPECT_GT(parallel::contractions_run(), before) << engine.name();
+  EXPECT_TRUE(identical(got[0], interpret(p, in)[0])) << engine.name();
+}
+
 void expect_engine_takes_it(const Engine& engine) {
+  expect_engine_takes_int_matmul(engine);
   Program p = parse_and_check(kMatmul);
   CompileOptions co;
   co.order = ReductionOrder::blocked();
