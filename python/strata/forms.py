@@ -24,46 +24,33 @@ def zipwith(f, *arrays):
     return Acc("zipwith", [lam, *arrays], lam.type, arrays[0].rank)
 
 
-def fold(f, z, a):
-    """The innermost dimension of `a` reduced with `f` from the seed `z` (rank - 1)."""
-    a = _acc(a, "strata.fold", 1)
-    lam = _Lambda(f, [a.elem, a.elem])
-    return Acc("fold", [lam, _lift(z, a.elem), a], a.elem, a.rank - 1)
+def _seeded(form, drop, doc):
+    """A reduction or scan with a seed, `strata.FORM(f, z, a)`: the result has
+    rank a.rank - drop."""
+    def op(f, z, a):
+        a = _acc(a, f"strata.{form}", 1)
+        lam = _Lambda(f, [a.elem, a.elem])
+        return Acc(form, [lam, _lift(z, a.elem), a], a.elem, a.rank - drop)
+    op.__name__, op.__doc__ = form, doc
+    return op
 
 
-def fold1(f, a):
-    """The innermost dimension of `a` reduced with `f`, without a seed."""
-    a = _acc(a, "strata.fold1", 1)
-    lam = _Lambda(f, [a.elem, a.elem])
-    return Acc("fold1", [lam, a], a.elem, a.rank - 1)
+def _unseeded(form, drop, doc):
+    """A reduction or scan without a seed, `strata.FORM(f, a)`."""
+    def op(f, a):
+        a = _acc(a, f"strata.{form}", 1)
+        lam = _Lambda(f, [a.elem, a.elem])
+        return Acc(form, [lam, a], a.elem, a.rank - drop)
+    op.__name__, op.__doc__ = form, doc
+    return op
 
 
-def scanl(f, z, a):
-    """Exclusive-then-total prefix combination along the innermost dimension (n + 1 elements)."""
-    a = _acc(a, "strata.scanl", 1)
-    lam = _Lambda(f, [a.elem, a.elem])
-    return Acc("scanl", [lam, _lift(z, a.elem), a], a.elem, a.rank)
-
-
-def scanl1(f, a):
-    """Inclusive prefix combination along the innermost dimension."""
-    a = _acc(a, "strata.scanl1", 1)
-    lam = _Lambda(f, [a.elem, a.elem])
-    return Acc("scanl1", [lam, a], a.elem, a.rank)
-
-
-def scanr(f, z, a):
-    """Right scan along the innermost dimension, ending with `z` (n + 1 elements)."""
-    a = _acc(a, "strata.scanr", 1)
-    lam = _Lambda(f, [a.elem, a.elem])
-    return Acc("scanr", [lam, _lift(z, a.elem), a], a.elem, a.rank)
-
-
-def scanr1(f, a):
-    """Inclusive right scan along the innermost dimension."""
-    a = _acc(a, "strata.scanr1", 1)
-    lam = _Lambda(f, [a.elem, a.elem])
-    return Acc("scanr1", [lam, a], a.elem, a.rank)
+fold = _seeded("fold", 1, "The innermost dimension of `a` reduced with `f` from the seed `z` (rank - 1).")
+fold1 = _unseeded("fold1", 1, "The innermost dimension of `a` reduced with `f`, without a seed.")
+scanl = _seeded("scanl", 0, "Left scan along the innermost dimension from the seed `z` (n + 1 elements).")
+scanl1 = _unseeded("scanl1", 0, "Inclusive left scan along the innermost dimension.")
+scanr = _seeded("scanr", 0, "Right scan along the innermost dimension, ending with `z` (n + 1 elements).")
+scanr1 = _unseeded("scanr1", 0, "Inclusive right scan along the innermost dimension.")
 
 
 def foldseg(f, z, a, segs):
