@@ -310,6 +310,77 @@ void expect_engine_takes_it(const Engine& engine) {
   EXPECT_FALSE(compare_bitwise(want[0], exe->run(bad)[0]));
 }
 
+// Random contraction programs (layouts, types, seeds, fold1, operand orders,
+// a zipwith that cuts k) on `engine`, fused and unfused, against the
+// interpreter in the blocked order: bitwise. Fused, every case with enough
+// work takes the contraction path.
+void expect_random_programs_agree(const Engine& engine) {
+  std::mt19937 rng(2026);
+  const std::string transpose_of = "(backpermute (ix (proj 1 (shape X)) (proj 0 (shape X)))"
+                                   " (lambda (i) (ix (proj 1 i) (proj 0 i))) X)";
+  auto transposed = [&](const std::string& x) {
+    std::string t = transpose_of;
+    for (size_t at = t.find('X'); at != std::string::npos; at = t.find('X', at + 1))
+      t.replace(at, 1, x);
+    return t;
+  };
+  int taken = 0;
+  for (int trial = 0; trial < 30; ++trial) {
+    const char* types[] = {"f32", "f64", "i32", "i64"};
+    std::string t = types[rng() % 4];
+    bool integer = t[0] == 'i';
+    int64_t m = 1 + rng() % 24, n = 1 + rng() % 40, k = 1 + rng() % 120;
+    int64_t kb = k + (rng() % 4 == 0 ? rng() % 3 : 0); // b longer in k: the zipwith cuts it
+    bool a_kt = rng() % 2, b_nk = rng() % 2, fold1 = rng() % 4 == 0, swap = rng() % 2;
+    std::string seed = t == "f32" ? "0.5f32" : t == "f64" ? "0.5" : t == "i32" ? "3i32" : "3";
+    std::string f = integer && rng() % 2 ? "(lambda (s p) (+ p s))" : "(lambda (s p) (+ s p))";
+    std::string text = "(program ((a (array " + t + " 2)) (b (array " + t + " 2)))\n (alet ((ai " +
+                       (a_kt ? transposed("a") : "a") + ") (bj " + (b_nk ? "b" : transposed("b")) +
+                       "))\n (" + (fold1 ? "fold1 " + f : "fold " + f + " " + seed) +
+                       " (zipwith (lambda (x y) " + (swap ? "(* y x)" : "(* x y)") +
+                       ") (replicate (spec all (proj 0 (shape bj)) all) ai)"
+                       " (replicate (spec (proj 0 (shape ai)) all all) bj)))))";
+    Shape as = a_kt ? Shape{k, m} : Shape{m, k}, bs = b_nk ? Shape{n, kb} : Shape{kb, n};
+    auto input = [&](const Shape& sh, uint32_t s) {
+      if (t == "f32") return array_of(values<float>(shape_size(sh), s), sh);
+      if (t == "f64") return array_of(values<double>(shape_size(sh), s), sh);
+      if (t == "i32") return array_of(values<int32_t>(shape_size(sh), s), sh);
+      return array_of(values<int64_t>(shape_size(sh), s), sh);
+    };
+    std::vector<Array> in = {input(as, rng()), input(bs, rng())};
+    Program p = parse_and_check(text);
+    InterpreterOptions io;
+    io.order = ReductionOrder::blocked();
+    std::vector<Array> want = interpret(p, in, io);
+    for (bool fused : {true, false}) {
+      CompileOptions co;
+      co.fusion = fused;
+      co.order = io.order;
+      uint64_t before = parallel::contractions_run();
+      std::vector<Array> got = engine.compile(p, co)->run(in);
+      std::optional<std::string> diff = compare_bitwise(want[0], got[0]);
+      EXPECT_FALSE(diff) << engine.name() << (fused ? " fused " : " unfused ") << *diff << "\n"
+                         << text;
+      if (fused && m * n * k >= (int64_t(1) << 14)) {
+        EXPECT_GT(parallel::contractions_run(), before) << text;
+        ++taken;
+      }
+    }
+  }
+  EXPECT_GT(taken, 5); // the sizes reach the path often enough to mean something
+}
+
+#if STRATA_HAVE_TBB
+TEST(Contraction, RandomProgramsOnTheTbbEngine) {
+  expect_random_programs_agree(*make_tbb_engine());
+}
+#endif
+#if STRATA_HAVE_JIT
+TEST(Contraction, RandomProgramsOnTheJitEngine) {
+  expect_random_programs_agree(*make_jit_engine());
+}
+#endif
+
 #if STRATA_HAVE_TBB
 TEST(Contraction, TheTbbEngineTakesItAndAgreesBitwise) {
   expect_engine_takes_it(*make_tbb_engine());
