@@ -3,16 +3,20 @@
 // entry writes every source position's linear target into an i64 buffer
 // (-1: ignored; checked against the result's shape), positions in parallel;
 // then the main entry combines the source values into the result in source
-// order, on one thread.
+// order, on one thread. A combining function for which every order gives the
+// same bits (parallel/permute_native.h: integer + * min max band bor bxor,
+// bool and/or, `new`, `old`) is combined by the shared typed loops instead,
+// large sources in parallel with private bins per chunk.
 //
 // Deterministic: the combining pass visits the sources in their order on one
 // thread, so every target's values combine in the interpreter's order
-// whatever the combining function; the parallel passes write each position
-// once.
+// whatever the combining function, or the function is one that every order
+// gives the same bits; the parallel passes write each position once.
 #include "core/error.h"
 #include "jit/kernel_builder.h"
 #include "jit/kernel_slots.h"
 #include "jit/kernels.h"
+#include "parallel/permute_native.h"
 
 namespace strata::jit {
 
@@ -98,8 +102,14 @@ void run_permute(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn
   Slot aux[slots::Permute::count] = {};
   aux[slots::Permute::targets] = Slot(reinterpret_cast<intptr_t>(targets.leaf(0).data()));
   rt.parallel(c, c.code.targets, n, kGrain, aux);
-  // Combining follows source order, on one thread.
-  if (n > 0) rt.call(c, c.code.main, 0, n, aux);
+  if (std::optional<parallel::NativeCombine> native = parallel::recognise_combine(p.combine)) {
+    // Every order gives the same bits: private bins per chunk, in parallel.
+    parallel::permute_native(*native, rt.get(temp_id), targets.leaf_data<int64_t>(0), n,
+                             rt.get_mutable(k.outputs[0]));
+  } else if (n > 0) {
+    // Combining follows source order, on one thread.
+    rt.call(c, c.code.main, 0, n, aux);
+  }
   rt.set(temp_id, Array());
 }
 

@@ -1,10 +1,14 @@
 #include "tbb/fold_native.h"
 
 #include "core/combiner.h"
+#include "parallel/native_ops.h"
 #include "tbb/chunk_tree.h"
-#include "tbb/native_ops.h"
 
 namespace strata::tbbe {
+
+using parallel::Op;
+using parallel::with_op;
+
 namespace {
 
 // Folds the consecutive elements r[0..n) (n a multiple of L) into the L

@@ -2,7 +2,7 @@
 // (permute's order in every declared association order,
 // core/reduction_order.h).
 //
-// Combining functions that every order treats alike (tbb/permute_native.h:
+// Combining functions that every order treats alike (parallel/permute_native.h:
 // integer ops, bool and/or, new, old) run as typed loops, in parallel with
 // private accumulators on large sources. The others (float ops, float
 // min/max, tuples, user functions) follow the ordered path below.
@@ -16,18 +16,18 @@
 #include <unordered_map>
 
 #include "core/runtime_errors.h"
+#include "parallel/permute_native.h"
 #include "tbb/combiner.h"
 #include "tbb/kernels.h"
-#include "tbb/permute_native.h"
 
 namespace strata::tbbe {
 namespace {
 
 // The target position of every source element (-1: ignored).
-Targets targets(Runtime& rt, const kn::Permute& p, const Kernel& k, const Shape& src_shape,
-                const Shape& dst_shape) {
+parallel::Targets targets(Runtime& rt, const kn::Permute& p, const Kernel& k,
+                          const Shape& src_shape, const Shape& dst_shape) {
   int64_t n = shape_size(src_shape);
-  Targets out(static_cast<size_t>(n));
+  parallel::Targets out(static_cast<size_t>(n));
   const ScalarFunction& fn = rt.functions.of(p.target);
   const SrcLoc& loc = k.ops.back().loc;
   size_t rank = dst_shape.size();
@@ -95,10 +95,10 @@ Targets targets(Runtime& rt, const kn::Permute& p, const Kernel& k, const Shape&
 void run_permute(Runtime& rt, const Kernel& k, const kn::Permute& p) {
   Array out = materialise(rt, p.defaults, k.outputs[0]);
   Array src = materialise_scratch(rt, p.source, k.id);
-  Targets target = targets(rt, p, k, src.shape(), out.shape());
+  parallel::Targets target = targets(rt, p, k, src.shape(), out.shape());
 
-  if (std::optional<NativeCombine> native = recognise_combine(p.combine)) {
-    permute_native(*native, src, target, out);
+  if (std::optional<parallel::NativeCombine> native = parallel::recognise_combine(p.combine)) {
+    parallel::permute_native(*native, src, target.data(), int64_t(target.size()), out);
     rt.recycle(k.id, std::move(src));
     rt.set(k.outputs[0], std::move(out));
     return;

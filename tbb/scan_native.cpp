@@ -1,9 +1,13 @@
 #include "tbb/scan_native.h"
 
+#include "parallel/native_ops.h"
 #include "tbb/kernels.h"
-#include "tbb/native_ops.h"
 
 namespace strata::tbbe {
+
+using parallel::Op;
+using parallel::with_op;
+
 namespace {
 
 using ac::ScanKind;

@@ -1,6 +1,7 @@
-// The typed combining operations of the native paths — folds, scans
-// (tbb/fold_native.h, tbb/scan_native.h) and permute (tbb/permute_native.h) —
-// one specialised functor per operation so loops see a fixed operator.
+// The typed combining operations of the native paths — tbb's folds and scans
+// (tbb/fold_native.h, tbb/scan_native.h) and permute for both CPU engines
+// (parallel/permute_native.h) — one specialised functor per operation so
+// loops see a fixed operator. Shared by tbb and jit, owned by neither.
 #pragma once
 
 #include <limits>
@@ -9,7 +10,7 @@
 #include "core/prim.h"
 #include "core/semantics.h"
 
-namespace strata::tbbe {
+namespace strata::parallel {
 
 // The combining operation on values of type T, and its identity.
 template <class T, Prim prim> struct Op {
@@ -70,4 +71,4 @@ template <class T, class F> void with_op(Prim p, F&& f) {
   }
 }
 
-} // namespace strata::tbbe
+} // namespace strata::parallel

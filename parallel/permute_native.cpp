@@ -1,4 +1,4 @@
-#include "tbb/permute_native.h"
+#include "parallel/permute_native.h"
 
 #include <algorithm>
 #include <cstring>
@@ -10,9 +10,9 @@
 
 #include "core/combiner.h"
 #include "core/semantics.h"
-#include "tbb/native_ops.h"
+#include "parallel/native_ops.h"
 
-namespace strata::tbbe {
+namespace strata::parallel {
 namespace {
 
 bool is_var(const ExpPtr& e, const std::string& name) {
@@ -59,19 +59,19 @@ void combine_op(O op, const T* src, const int64_t* target, int64_t n, T* out, in
 }
 
 // `new` wins: each target gets its last source element.
-void take_new(const Array& src, const Targets& target, Array& out) {
-  int64_t n = int64_t(target.size()), m = out.size();
+void take_new(const Array& src, const int64_t* target, int64_t n, Array& out) {
+  int64_t m = out.size();
   std::vector<int64_t> last(size_t(m), -1);
   Chunks chunks(n, m);
   if (chunks.count == 1) {
     for (int64_t i = 0; i < n; ++i)
-      if (int64_t t = target[size_t(i)]; t >= 0) last[size_t(t)] = i;
+      if (int64_t t = target[i]; t >= 0) last[size_t(t)] = i;
   } else {
     std::vector<std::vector<int64_t>> per(size_t(chunks.count));
     tbb::parallel_for(int64_t(0), chunks.count, [&](int64_t c) {
       std::vector<int64_t> l(size_t(m), -1);
       for (int64_t i = chunks.begin(c), e = chunks.end(c); i < e; ++i)
-        if (int64_t t = target[size_t(i)]; t >= 0) l[size_t(t)] = i;
+        if (int64_t t = target[i]; t >= 0) l[size_t(t)] = i;
       per[size_t(c)] = std::move(l);
     });
     for (const auto& l : per) // later chunks win
@@ -103,7 +103,7 @@ std::optional<NativeCombine> recognise_combine(const Lambda& f) {
     c.kind = NativeCombine::Kind::KeepOld;
     return c;
   }
-  // Combined in any order (tbb/permute_kernel.cpp): only combiners that
+  // Combined in any order (each engine's permute_kernel.cpp): only combiners that
   // reorder exactly (core/combiner.h).
   std::optional<BinaryCombiner> bc = binary_combiner(f);
   if (!bc || !reorders_exactly(bc->op, bc->kind)) return std::nullopt;
@@ -112,20 +112,20 @@ std::optional<NativeCombine> recognise_combine(const Lambda& f) {
   return c;
 }
 
-void permute_native(const NativeCombine& c, const Array& src, const Targets& target, Array& out) {
+void permute_native(const NativeCombine& c, const Array& src, const int64_t* target, int64_t n,
+                    Array& out) {
   switch (c.kind) {
   case NativeCombine::Kind::KeepOld: return;
-  case NativeCombine::Kind::TakeNew: return take_new(src, target, out);
+  case NativeCombine::Kind::TakeNew: return take_new(src, target, n, out);
   case NativeCombine::Kind::Op: break;
   }
   dispatch_kind(c.type, [&](auto zero) {
     using T = decltype(zero);
     if constexpr (!std::is_floating_point_v<T>)
       with_op<T>(c.op, [&](auto op) {
-        combine_op<T>(op, src.leaf_data<T>(0), target.data(), int64_t(target.size()),
-                      out.leaf_data<T>(0), out.size());
+        combine_op<T>(op, src.leaf_data<T>(0), target, n, out.leaf_data<T>(0), out.size());
       });
   });
 }
 
-} // namespace strata::tbbe
+} // namespace strata::parallel

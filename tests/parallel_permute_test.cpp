@@ -1,34 +1,46 @@
-// permute on the tbb engine: combining functions the engine recognises
-// (tbb/permute_native.h) on sources large enough for per-chunk private
-// accumulators, with `ignore` targets, and the sequential cases (few
-// sources, many targets); every result bitwise the interpreter's.
+// permute on the CPU engines (tbb, and the jit where built): combining
+// functions they recognise (parallel/permute_native.h, shared) on sources
+// large enough for per-chunk private accumulators, with `ignore` targets,
+// and the sequential cases (few sources, many targets); every result bitwise
+// the interpreter's.
 #include <gtest/gtest.h>
 
 #include "core/ir.h"
+#include "parallel/permute_native.h"
 #include "tbb/engine.h"
-#include "tbb/permute_native.h"
+#if STRATA_HAVE_JIT
+#include "jit/engine.h"
+#endif
 #include "tests/test_util.h"
 
 namespace strata::test {
 namespace {
 
-using tbbe::kMinPermuteChunk;
-using tbbe::recognise_combine;
+using parallel::kMinPermuteChunk;
+using parallel::recognise_combine;
 
-const Engine& tbb_engine() {
-  static auto engine = make_tbb_engine();
-  return *engine;
+const std::vector<const Engine*>& cpu_engines() {
+  static auto tbb = make_tbb_engine();
+#if STRATA_HAVE_JIT
+  static auto jit = make_jit_engine();
+  static const std::vector<const Engine*> all = {tbb.get(), jit.get()};
+#else
+  static const std::vector<const Engine*> all = {tbb.get()};
+#endif
+  return all;
 }
 
 void expect_as_interpreter(const std::string& text) {
   Program p = parse_and_check(text);
   std::vector<Array> oracle = interpret(p, {});
-  for (bool fused : {true, false}) {
-    std::vector<Array> got = tbb_engine().compile(p, CompileOptions{fused, true})->run({});
-    ASSERT_EQ(got.size(), oracle.size());
-    for (size_t i = 0; i < got.size(); ++i)
-      EXPECT_TRUE(identical(got[i], oracle[i])) << (fused ? "fused: " : "unfused: ") << text;
-  }
+  for (const Engine* engine : cpu_engines())
+    for (bool fused : {true, false}) {
+      std::vector<Array> got = engine->compile(p, CompileOptions{fused, true})->run({});
+      ASSERT_EQ(got.size(), oracle.size());
+      for (size_t i = 0; i < got.size(); ++i)
+        EXPECT_TRUE(identical(got[i], oracle[i]))
+            << engine->name() << (fused ? " fused: " : " unfused: ") << text;
+    }
 }
 
 // (permute COMB DEFAULTS TARGET SOURCE) with `n` sources into `m` targets;
@@ -44,7 +56,7 @@ std::string permute(const std::string& type, const std::string& comb, const std:
 }
 
 // 150 000 sources into 256 targets: three chunks of kMinPermuteChunk.
-TEST(TbbPermute, RecognisedCombinersInParallelEqualTheInterpreter) {
+TEST(PermuteNative, RecognisedCombinersInParallelEqualTheInterpreter) {
   static_assert(150000 > 2 * kMinPermuteChunk);
   const char* i64v = "(- (mod (* k 2654435761) 2001) 1000)";
   expect_as_interpreter(permute("i64", "(+ new old)", "5", 150000, 256, i64v));
@@ -68,14 +80,14 @@ TEST(TbbPermute, RecognisedCombinersInParallelEqualTheInterpreter) {
 }
 
 // Few sources into many targets: one chunk, the sequential loop.
-TEST(TbbPermute, ManyTargetsFewSourcesEqualTheInterpreter) {
+TEST(PermuteNative, ManyTargetsFewSourcesEqualTheInterpreter) {
   expect_as_interpreter(permute("i64", "(+ new old)", "1", 5000, 100000, "k"));
   expect_as_interpreter(permute("f64", "new", "0.5", 5000, 100000, "(cast f64 k)"));
   expect_as_interpreter(permute("i64", "(+ new old)", "1", 0, 10, "k"));
 }
 
 // Combining functions that are not recognised keep the ordered path.
-TEST(TbbPermute, OnlyOrderFreeCombinersAreRecognised) {
+TEST(PermuteNative, OnlyOrderFreeCombinersAreRecognised) {
   auto recognised = [](const std::string& type, const std::string& body) {
     Program p = parse_and_check("(program () (permute (lambda ((new " + type + ") (old " + type +
                                 ")) " + body + ") (fill (ix 4) " + (type == "f64" ? "0.0" : "0") +

@@ -1,6 +1,6 @@
-// permute with a combining function the engine recognises, run as plain
-// typed loops and, on large sources, in parallel with per-chunk private
-// accumulators.
+// permute with a combining function the CPU engines recognise (tbb and jit
+// share it; neither owns it), run as plain typed loops and, on large sources,
+// in parallel with per-chunk private accumulators.
 //
 // docs/language.md (Association order of reductions) pins permute's order: source row-major, each
 // element combined as `(comb new old)`. The parallel path gives bitwise that
@@ -9,7 +9,7 @@
 // bxor on an integer type (wrapping: associative and commutative) or and/or on
 // bool, plus the projections `new` (the last element wins) and `old` (the
 // defaults stay) on any type. Float + and everything else keep the ordered
-// path of permute_kernel.cpp.
+// path of each engine's permute_kernel.cpp.
 #pragma once
 
 #include <memory>
@@ -20,7 +20,7 @@
 #include "core/ir.h"
 #include "core/prim.h"
 
-namespace strata::tbbe {
+namespace strata::parallel {
 
 // The target position of every source element (-1: ignored). Its allocator
 // leaves elements uninitialised: every one is written, and zero-filling 2^24
@@ -54,8 +54,9 @@ std::optional<NativeCombine> recognise_combine(const Lambda& f);
 constexpr int64_t kMinPermuteChunk = int64_t(1) << 16;
 constexpr int64_t kPermuteChunkPerTarget = 8;
 
-// out[target[i]] := comb(src[i], out[target[i]]) for i in source order
-// (target -1: ignored), with the result of that order.
-void permute_native(const NativeCombine& c, const Array& src, const Targets& target, Array& out);
+// out[target[i]] := comb(src[i], out[target[i]]) for i in [0, n), in source
+// order (target -1: ignored), with the result of that order.
+void permute_native(const NativeCombine& c, const Array& src, const int64_t* target, int64_t n,
+                    Array& out);
 
-} // namespace strata::tbbe
+} // namespace strata::parallel
