@@ -4,11 +4,14 @@
 # The result is STRATA_HAVE_<ENGINE> (ON or OFF) for the rest of the build.
 option(STRATA_ENABLE_TBB "Build the multicore engine (needs oneTBB: libtbb-dev)" ON)
 option(STRATA_ENABLE_JIT "Build the LLVM ORC JIT engine (needs LLVM 19: llvm-19-dev, and oneTBB)" ON)
+option(STRATA_ENABLE_MPI "Build the distributed engine (needs oneTBB; Open MPI's libopenmpi-dev for mpirun)" ON)
 option(STRATA_ENABLE_CUDA "Build the CUDA engine (needs the CUDA toolkit's NVRTC; runs only with a GPU)" ON)
 
 set(STRATA_HAVE_TBB OFF)
 set(STRATA_HAVE_JIT OFF)
 set(STRATA_HAVE_CUDA OFF)
+set(STRATA_HAVE_MPI OFF)
+set(STRATA_HAVE_MPI_TRANSPORT OFF)
 
 if(STRATA_ENABLE_TBB)
   find_package(TBB QUIET)
@@ -44,8 +47,26 @@ if(STRATA_ENABLE_CUDA)
   endif()
 endif()
 
+if(STRATA_ENABLE_MPI)
+  if(NOT STRATA_HAVE_TBB)
+    message(STATUS "Strata: the mpi engine runs each rank on tbb or jit (both off): the mpi engine is off")
+  else()
+    set(STRATA_HAVE_MPI ON)
+    # The C API through the C++ compiler (the project enables C++ only);
+    # MPI's deprecated C++ bindings are not wanted.
+    set(MPI_CXX_SKIP_MPICXX ON)
+    find_package(MPI QUIET COMPONENTS CXX)
+    if(MPI_CXX_FOUND)
+      set(STRATA_HAVE_MPI_TRANSPORT ON)
+    else()
+      message(STATUS "Strata: MPI not found (Debian: libopenmpi-dev openmpi-bin): the mpi engine "
+                     "runs only as threads (mpi:P) and as one process")
+    endif()
+  endif()
+endif()
+
 set(STRATA_ENGINES interp)
-foreach(engine TBB JIT CUDA)
+foreach(engine TBB JIT CUDA MPI)
   if(STRATA_HAVE_${engine})
     string(TOLOWER ${engine} name)
     list(APPEND STRATA_ENGINES ${name})

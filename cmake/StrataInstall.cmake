@@ -5,7 +5,7 @@
 #   Strata::strata    the language: core, C++ front end, fusion, interpreter
 #   Strata::registry  engines by name (all_engines(), find_engine()): links every
 #                     engine this build has
-#   Strata::tbb, Strata::jit, Strata::cuda   one target per engine built, so a
+#   Strata::tbb, Strata::jit, Strata::cuda, Strata::mpi   one target per engine built, so a
 #                     user who wants only the interpreter pulls in no TBB or LLVM
 #   Strata::oracle    the differential harness
 include(CMakePackageConfigHelpers)
@@ -15,7 +15,7 @@ set(STRATA_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/Strata)
 set(STRATA_LANGUAGE_LIBS strata_frontend strata_fusion strata_interp strata_core)
 set(STRATA_INSTALLED_LIBS ${STRATA_LANGUAGE_LIBS})
 # in link order: users before what they use
-foreach(lib strata_oracle strata_registry strata_tbb strata_jit strata_parallel strata_cuda strata_cache)
+foreach(lib strata_oracle strata_registry strata_mpi strata_tbb strata_jit strata_parallel strata_cuda strata_cache)
   if(TARGET ${lib})
     list(APPEND STRATA_INSTALLED_LIBS ${lib})
   endif()
@@ -35,7 +35,7 @@ install(TARGETS strata_language ${STRATA_INSTALLED_LIBS} EXPORT StrataTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS strata RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
-foreach(dir core interpreter oracle fusion frontend parallel tbb jit cuda cache)
+foreach(dir core interpreter oracle fusion frontend parallel tbb jit cuda cache mpi)
   if(IS_DIRECTORY ${PROJECT_SOURCE_DIR}/${dir})
     install(DIRECTORY ${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/strata/${dir}
             FILES_MATCHING PATTERN "*.h")
@@ -52,6 +52,7 @@ foreach(lib tbb jit cuda cache)
     set(STRATA_EXPORTS_${upper} OFF)
   endif()
 endforeach()
+set(STRATA_EXPORTS_MPI_TRANSPORT ${STRATA_HAVE_MPI_TRANSPORT})
 configure_package_config_file(cmake/StrataConfig.cmake.in ${PROJECT_BINARY_DIR}/StrataConfig.cmake
                               INSTALL_DESTINATION ${STRATA_CMAKE_DIR})
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/StrataConfigVersion.cmake
@@ -77,6 +78,11 @@ if(TARGET strata_jit)
 endif()
 if(TARGET strata_cuda)
   string(APPEND STRATA_PC_LIBS " -L${CUDAToolkit_LIBRARY_DIR} -lnvrtc -ldl")
+endif()
+if(STRATA_HAVE_MPI_TRANSPORT)
+  foreach(mpi_lib ${MPI_CXX_LIBRARIES})
+    string(APPEND STRATA_PC_LIBS " ${mpi_lib}")
+  endforeach()
 endif()
 configure_file(cmake/strata.pc.in ${PROJECT_BINARY_DIR}/strata.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/strata.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

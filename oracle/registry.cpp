@@ -12,8 +12,43 @@
 #if STRATA_HAVE_CUDA
 #include "cuda/engine.h"
 #endif
+#if STRATA_HAVE_MPI
+#include <map>
+#include <mutex>
+
+#include "mpi/engine.h"
+#endif
 
 namespace strata {
+
+#if STRATA_HAVE_MPI
+// The engine each rank of the mpi engines runs on: jit where built, else tbb.
+const Engine* local_of_mpi(const std::vector<std::unique_ptr<Engine>>& built) {
+  const Engine* local = nullptr;
+  for (const auto& e : built)
+    if (e->name() == "jit" || (e->name() == "tbb" && !local)) local = e.get();
+  return local;
+}
+
+// `mpi:P` (1 <= P <= 64): P ranks as threads of this process, made on first use.
+const Engine* mpi_threads_engine(const std::string& name) {
+  if (name.rfind("mpi:", 0) != 0) return nullptr;
+  std::string digits = name.substr(4);
+  if (digits.empty() || digits.size() > 2 ||
+      digits.find_first_not_of("0123456789") != std::string::npos)
+    return nullptr;
+  int ranks = std::stoi(digits);
+  if (ranks < 1 || ranks > 64) return nullptr;
+  static std::mutex m;
+  static std::map<int, std::unique_ptr<Engine>> made;
+  std::lock_guard lock(m);
+  auto& e = made[ranks];
+  if (!e)
+    e = make_mpi_threads_engine(find_engine("jit") ? *find_engine("jit") : *find_engine("tbb"),
+                                ranks, MpiOptions{0});
+  return e.get();
+}
+#endif
 
 const std::vector<const Engine*>& all_engines() {
   // The engines this build has (cmake/StrataEngines.cmake), the oracle first.
@@ -29,6 +64,9 @@ const std::vector<const Engine*>& all_engines() {
 #if STRATA_HAVE_CUDA
     v.push_back(make_cuda_engine());
 #endif
+#if STRATA_HAVE_MPI
+    v.push_back(make_mpi_engine(*local_of_mpi(v)));
+#endif
     return v;
   }();
   static const std::vector<const Engine*> engines = [] {
@@ -43,7 +81,11 @@ const std::vector<const Engine*>& all_engines() {
 const Engine* find_engine(const std::string& name) {
   for (const Engine* e : all_engines())
     if (e->name() == name) return e;
+#if STRATA_HAVE_MPI
+  return mpi_threads_engine(name);
+#else
   return nullptr;
+#endif
 }
 
 std::string engine_names() {

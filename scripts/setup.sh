@@ -13,6 +13,7 @@ packages=(
   libboost-dev libboost-program-options-dev
   libtbb-dev
   libopenblas-dev
+  openmpi-bin libopenmpi-dev
   llvm-19-dev libzstd-dev lld-19
   graphviz
 )

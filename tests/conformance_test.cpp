@@ -55,12 +55,20 @@ std::vector<Target> targets(bool with_interpreter) {
     for (bool fused : {true, false})
       out.push_back({e->name(), fused});
   }
+  // The distributed engine at 2 and 3 ranks (threads of this process, every
+  // array in blocks: docs/mpi.md); `mpi` above is this process alone.
+  for (const char* name : {"mpi:2", "mpi:3"})
+    if (find_engine(name))
+      for (bool fused : {true, false})
+        out.push_back({name, fused});
   return out;
 }
 
 std::string target_name(const ::testing::TestParamInfo<Target>& info) {
   if (info.param.engine == "interp") return info.param.engine;
-  return info.param.engine + (info.param.fused ? "_fused" : "_unfused");
+  std::string name = info.param.engine;
+  std::replace(name.begin(), name.end(), ':', '_'); // mpi:2 -> mpi_2
+  return name + (info.param.fused ? "_fused" : "_unfused");
 }
 
 class EngineSuite : public ::testing::TestWithParam<Target> {

@@ -1,0 +1,58 @@
+#include "mpi/agree.h"
+
+#include <cstring>
+
+namespace strata::mpi {
+namespace {
+
+void put(Bytes& b, const std::string& s) {
+  uint64_t n = s.size();
+  auto* p = reinterpret_cast<const std::byte*>(&n);
+  b.insert(b.end(), p, p + sizeof n);
+  auto* q = reinterpret_cast<const std::byte*>(s.data());
+  b.insert(b.end(), q, q + s.size());
+}
+
+std::string take(const Bytes& b, size_t& at) {
+  uint64_t n = 0;
+  if (at + sizeof n > b.size()) return "";
+  std::memcpy(&n, b.data() + at, sizeof n);
+  at += sizeof n;
+  if (at + n > b.size()) return "";
+  std::string s(reinterpret_cast<const char*>(b.data() + at), size_t(n));
+  at += size_t(n);
+  return s;
+}
+
+} // namespace
+
+Bytes encode_error(const Error& e) {
+  Bytes b;
+  put(b, std::to_string(int(e.kind())));
+  put(b, e.loc().file ? *e.loc().file : "");
+  put(b, std::to_string(e.loc().line));
+  put(b, std::to_string(e.loc().col));
+  put(b, e.message());
+  put(b, e.context());
+  return b;
+}
+
+Error decode_error(const Bytes& b) {
+  size_t at = 0;
+  auto kind = ErrorKind(std::stoi(take(b, at)));
+  std::string file = take(b, at);
+  SrcLoc loc;
+  if (!file.empty()) loc.file = std::make_shared<const std::string>(file);
+  loc.line = std::stoi(take(b, at));
+  loc.col = std::stoi(take(b, at));
+  std::string message = take(b, at);
+  std::string context = take(b, at);
+  return Error(kind, loc, message, context);
+}
+
+void throw_failure(Comm& comm, int rank, std::exception_ptr mine, const Bytes& error) {
+  if (rank == comm.rank() && mine) std::rethrow_exception(mine);
+  throw decode_error(error);
+}
+
+} // namespace strata::mpi

@@ -1,0 +1,69 @@
+#include "mpi/blocks.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "core/error.h"
+
+namespace strata::mpi {
+namespace {
+
+size_t row_bytes(const Shape& shape, ScalarKind k) {
+  Shape one = shape;
+  one[0] = 1;
+  return Array::leaf_bytes(one, k);
+}
+
+} // namespace
+
+Rows block_rows(int64_t n, int ranks, int rank) {
+  int64_t q = n / ranks, m = n % ranks;
+  int64_t lo = q * rank + std::min<int64_t>(rank, m);
+  return Rows{lo, lo + q + (rank < m ? 1 : 0)};
+}
+
+Array row_block(const Array& full, Rows r) {
+  Shape shape = full.shape();
+  shape[0] = r.count();
+  std::vector<Buffer> leaves;
+  auto owner = std::make_shared<Array>(full);
+  for (size_t l = 0; l < full.num_leaves(); ++l) {
+    size_t row = row_bytes(full.shape(), full.leaf_kind(l));
+    leaves.push_back(
+        Buffer::borrow(full.leaf(l).data() + size_t(r.lo) * row, size_t(r.count()) * row, owner));
+  }
+  return Array::from_leaves(full.elem_type(), std::move(shape), std::move(leaves));
+}
+
+Bytes pack(const Array& a) {
+  Bytes out;
+  for (size_t l = 0; l < a.num_leaves(); ++l) {
+    size_t bytes = Array::leaf_bytes(a.shape(), a.leaf_kind(l));
+    const std::byte* p = a.leaf(l).data();
+    out.insert(out.end(), p, p + bytes);
+  }
+  return out;
+}
+
+Array assemble(const Type& elem, const Shape& global, const std::vector<Bytes>& parts) {
+  Array out = Array::allocate(elem, global, false);
+  int ranks = int(parts.size());
+  for (int s = 0; s < ranks; ++s) {
+    Rows r = block_rows(global[0], ranks, s);
+    size_t offset = 0;
+    for (size_t l = 0; l < out.num_leaves(); ++l) {
+      size_t row = row_bytes(global, out.leaf_kind(l));
+      size_t bytes = size_t(r.count()) * row;
+      if (offset + bytes > parts[size_t(s)].size())
+        throw Error(ErrorKind::Resource,
+                    "mpi: rank " + std::to_string(s) + " sent a block shorter than its rows");
+      if (bytes)
+        std::memcpy(out.leaf(l).data() + size_t(r.lo) * row, parts[size_t(s)].data() + offset,
+                    bytes);
+      offset += bytes;
+    }
+  }
+  return out;
+}
+
+} // namespace strata::mpi
