@@ -18,6 +18,8 @@ const std::vector<EnvironmentVariable>& environment_variables() {
       {"STRATA_JIT_PIPELINE", "O3", "the jit runs LLVM's O3 pipeline instead of its own"},
       {"STRATA_JIT_DUMP", "DIR",
        "the jit writes the LLVM IR of every kernel it compiles into DIR (made if missing)"},
+      {"STRATA_MPI_MIN_BLOCK_BYTES", "BYTES",
+       "mpi: arrays smaller than this stay whole on every rank (default 64K; 0: all in blocks)"},
       {"STRATA_COUNTEREXAMPLES", "DIR",
        "strata_properties: where failing cases are saved (default ./counterexamples)"},
   };

@@ -2,6 +2,8 @@
 // executable of one rank, and the two engines over it (docs/mpi.md).
 #include "mpi/engine.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <functional>
 #include <map>
 #include <thread>
@@ -110,11 +112,16 @@ public:
   }
   void compute(const Kernel& k) {
     uint64_t sent = comm_.sent_bytes(), received = comm_.received_bytes();
+    gathered_.clear();
     if (const Delayed* d = rows_input(k))
       rows_kernel(k, *d);
     else
       whole_kernel(k);
     KernelTraffic& t = s_.traffic[k.id];
+    t.plan = plan_;
+    if (!gathered_.empty()) t.plan += " after gathering";
+    for (const std::string& n : gathered_)
+      t.plan += " " + n;
     t.sent += comm_.sent_bytes() - sent;
     t.received += comm_.received_bytes() - received;
   }
@@ -124,7 +131,9 @@ private:
   const KernelGraph& g_;
   Comm& comm_;
   std::map<ArrayId, Held> vals_;
-  std::map<ArrayId, Array> whole_; // gathered copies of arrays held in blocks
+  std::map<ArrayId, Array> whole_;    // gathered copies of arrays held in blocks
+  std::string plan_;                  // how the kernel in compute() ran
+  std::vector<std::string> gathered_; // the arrays it gathered
 
   const std::string& name(ArrayId id) const { return g_.arrays[size_t(id)].name; }
 
@@ -155,6 +164,8 @@ private:
       const Held& h = vals_.at(id);
       if (!h.block || whole_.count(id)) continue;
       std::vector<mpi::Bytes> parts = comm_.allgather(mpi::pack(h.local));
+      gathered_.push_back(
+          g_.arrays[size_t(id)].source_name.empty() ? name(id) : g_.arrays[size_t(id)].source_name);
       whole_[id] =
           agreed(comm_, [&] { return mpi::assemble(h.local.elem_type(), h.global, parts); });
     }
@@ -292,6 +303,7 @@ private:
                   "mpi: kernel " + std::to_string(k.id) +
                       " failed on some rank's rows but not whole (an engine bug)");
     }
+    plan_ = "rows";
     for (size_t i = 0; i < k.outputs.size(); ++i) {
       Shape global = results[i].shape();
       global[0] = n;
@@ -319,6 +331,7 @@ private:
         run_checks(k, *d, reads, {});
       return run("whole", k, reads, {}, {}, [&] { return whole_body(k); });
     });
+    plan_ = "whole";
     for (size_t i = 0; i < k.outputs.size(); ++i)
       set(k.outputs[i], hold(results[i]));
   }
@@ -408,18 +421,18 @@ private:
 
 class MpiEngine final : public Engine {
 public:
-  MpiEngine(const Engine& local, MpiOptions o) : local_(local), options_(o) {}
+  explicit MpiEngine(const Engine& local) : local_(local) {}
   std::string name() const override { return "mpi"; }
   bool available(std::string& why) const override { return local_.available(why); }
   std::unique_ptr<Executable> compile(const Program& program,
                                       const CompileOptions& options) const override {
     require_no_target(options, name());
-    return std::make_unique<RankExecutable>(local_, program, options, options_);
+    return std::make_unique<RankExecutable>(local_, program, options,
+                                            MpiOptions::from_environment());
   }
 
 private:
   const Engine& local_;
-  MpiOptions options_;
 };
 
 // P rank executables run on P threads with fresh thread transports per run.
@@ -429,6 +442,12 @@ public:
                         MpiOptions m, int ranks) {
     for (int r = 0; r < ranks; ++r)
       ranks_.push_back(std::make_unique<RankExecutable>(local, p, o, m));
+  }
+  std::vector<std::map<int, KernelTraffic>> traffic() const {
+    std::vector<std::map<int, KernelTraffic>> v;
+    for (const auto& r : ranks_)
+      v.push_back(r->traffic());
+    return v;
   }
   std::vector<Array> run(const std::vector<Array>& inputs) override {
     size_t n = ranks_.size();
@@ -486,8 +505,33 @@ private:
 
 } // namespace
 
-std::unique_ptr<Engine> make_mpi_engine(const Engine& local, MpiOptions options) {
-  return std::make_unique<MpiEngine>(local, options);
+std::vector<std::map<int, KernelTraffic>> mpi_traffic(const Executable& e) {
+  if (const auto* r = dynamic_cast<const RankExecutable*>(&e)) return {r->traffic()};
+  if (const auto* t = dynamic_cast<const ThreadRanksExecutable*>(&e)) return t->traffic();
+  return {};
+}
+
+MpiOptions MpiOptions::from_environment() {
+  MpiOptions o;
+  const char* v = std::getenv("STRATA_MPI_MIN_BLOCK_BYTES");
+  if (!v) return o;
+  std::string s = v;
+  size_t digits = std::min(s.find_first_not_of("0123456789"), s.size());
+  std::string suffix = s.substr(digits);
+  int shift = suffix.empty()  ? 0
+              : suffix == "K" ? 10
+              : suffix == "M" ? 20
+              : suffix == "G" ? 30
+                              : -1;
+  if (digits == 0 || shift < 0 || digits > 12)
+    throw Error(ErrorKind::Usage, "STRATA_MPI_MIN_BLOCK_BYTES=" + s +
+                                      ": expected a number of bytes (64K, 1M, 0, ...)");
+  o.min_block_bytes = std::stoll(s.substr(0, digits)) << shift;
+  return o;
+}
+
+std::unique_ptr<Engine> make_mpi_engine(const Engine& local) {
+  return std::make_unique<MpiEngine>(local);
 }
 
 std::unique_ptr<Engine> make_mpi_threads_engine(const Engine& local, int ranks,

@@ -12,7 +12,10 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "core/engine.h"
 #include "mpi/comm.h"
@@ -24,20 +27,32 @@ struct MpiOptions {
   // rank >= 1 is held in blocks, as the tests ask so that small programs
   // reach every path).
   int64_t min_block_bytes = 1 << 16;
+
+  // The defaults, with STRATA_MPI_MIN_BLOCK_BYTES (bytes, or with a K, M or G
+  // suffix) when set; Error(Usage) when it is not such a number.
+  static MpiOptions from_environment();
 };
 
 // `mpi`: the processes mpirun started, or this process alone (P = 1) when
-// it was not started by a launcher.
-std::unique_ptr<Engine> make_mpi_engine(const Engine& local, MpiOptions options = {});
+// it was not started by a launcher; MpiOptions::from_environment() at each
+// compile.
+std::unique_ptr<Engine> make_mpi_engine(const Engine& local);
 // `mpi:P`: P ranks as threads of this process exchanging through shared
 // memory: the same engine over another transport, for the tests and the
 // fuzzer. Every rank's results must be identical (checked on every run).
 std::unique_ptr<Engine> make_mpi_threads_engine(const Engine& local, int ranks,
                                                 MpiOptions options = {});
 
-// Bytes this rank sent and received per kernel id in the last run.
+// How one rank ran a compute kernel in the last run: its plan ("rows": its
+// own rows of the output; "whole": all of it, as every rank does) with the
+// arrays it gathered first, and the bytes it sent to and received from
+// other ranks (summed over an awhile's iterations).
 struct KernelTraffic {
+  std::string plan;
   uint64_t sent = 0, received = 0;
 };
+// Per rank, per kernel id, for an executable of an mpi engine (the ranks of
+// this process: one for `mpi`, P for `mpi:P`); empty for any other.
+std::vector<std::map<int, KernelTraffic>> mpi_traffic(const Executable& e);
 
 } // namespace strata

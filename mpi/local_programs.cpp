@@ -1,6 +1,7 @@
 #include "mpi/local_programs.h"
 
 #include <functional>
+#include <map>
 
 #include "core/ir_walk.h"
 #include "core/overload.h"
@@ -13,35 +14,99 @@ const std::string* array_var(const AccPtr& a) {
   return v ? &v->name : nullptr;
 }
 
-bool is_var(const ExpPtr& e, const std::string& name) {
-  const auto* v = std::get_if<ex::Var>(&e->node);
-  return v && v->name == name;
-}
-
 ExpPtr the(const std::string& array, const SrcLoc& loc) {
   return make_exp(ex::The{make_acc(ac::Var{array}, loc)}, loc);
 }
 
-// Whether any binder below `e` (let, a let-bound function's or a while's
-// parameters) binds `name`.
-bool binds(const Exp& e, const std::string& name) {
-  bool found = false;
-  std::function<void(const Exp&)> visit = [&](const Exp& x) {
-    if (const auto* l = std::get_if<ex::Let>(&x.node))
-      for (const ex::Binding& b : l->bindings) {
-        found |= b.name == name;
-        if (b.fn)
-          for (const Param& p : b.fn->params)
-            found |= p.name == name;
-      }
-    if (const auto* w = std::get_if<ex::While>(&x.node))
-      for (const Lambda* f : {&w->cond, &w->step})
-        for (const Param& p : f->params)
-          found |= p.name == name;
-    for_each_child(x, visit, [](const Acc&) {});
+// The names that hold the element's own index where `x` is: `aligned` and
+// the let-bound aliases of it, less any a binder rebinds. Scoped through
+// let (sequential), let-bound functions and while.
+using Aligned = std::set<std::string>;
+
+// Calls on_child(child, aligned names there) for each child of `x`.
+template <class F> void children_in_scope(const Exp& x, const Aligned& in, F&& on_child) {
+  auto without = [](Aligned s, const Lambda& f) {
+    for (const Param& p : f.params)
+      s.erase(p.name);
+    return s;
   };
-  visit(e);
-  return found;
+  if (const auto* l = std::get_if<ex::Let>(&x.node)) {
+    Aligned s = in;
+    for (const ex::Binding& b : l->bindings) {
+      if (b.value) on_child(b.value, s);
+      if (b.fn) on_child(b.fn->body, without(s, *b.fn));
+      const auto* v = b.value ? std::get_if<ex::Var>(&b.value->node) : nullptr;
+      if (v && s.count(v->name))
+        s.insert(b.name);
+      else
+        s.erase(b.name);
+    }
+    on_child(l->body, s);
+    return;
+  }
+  if (const auto* w = std::get_if<ex::While>(&x.node)) {
+    on_child(w->init, in);
+    on_child(w->cond.body, without(in, w->cond));
+    on_child(w->step.body, without(in, w->step));
+    return;
+  }
+  for_each_child_slot(
+      const_cast<Exp&>(x), [&](ExpPtr& p) { on_child(p, in); }, [](AccPtr&) {});
+}
+
+bool aligned_read(const ex::Read& r, const Aligned& s) {
+  const auto* v = std::get_if<ex::Var>(&r.index->node);
+  return v && s.count(v->name);
+}
+
+void collect(const Exp& x, const Names& blocks, const Aligned& s, Names& out) {
+  if (const auto* n = std::get_if<ex::ShapeOf>(&x.node); n && array_var(n->array)) return;
+  if (const auto* n = std::get_if<ex::SizeOf>(&x.node); n && array_var(n->array)) return;
+  auto use = [&](const AccPtr& a) {
+    const std::string* n = array_var(a);
+    if (n && blocks.count(*n)) out.insert(*n);
+  };
+  if (const auto* r = std::get_if<ex::Read>(&x.node)) {
+    if (!aligned_read(*r, s)) use(r->array);
+  } else if (const auto* r = std::get_if<ex::LinearRead>(&x.node)) {
+    use(r->array);
+  } else if (const auto* t = std::get_if<ex::The>(&x.node)) {
+    use(t->array);
+  }
+  children_in_scope(x, s, [&](const ExpPtr& c, const Aligned& cs) {
+    if (c) collect(*c, blocks, cs, out);
+  });
+}
+
+ExpPtr rewrite(const ExpPtr& e, const Names& blocks, const Aligned& s,
+               const std::string& local_index) {
+  if (!e) return e;
+  auto held = [&](const AccPtr& a) {
+    const std::string* n = array_var(a);
+    return n && blocks.count(*n) ? n : nullptr;
+  };
+  if (const auto* n = std::get_if<ex::ShapeOf>(&e->node))
+    if (const std::string* a = held(n->array)) return the(shape_param(*a), e->loc);
+  if (const auto* n = std::get_if<ex::SizeOf>(&e->node))
+    if (const std::string* a = held(n->array)) return the(size_param(*a), e->loc);
+  auto c = std::make_shared<Exp>(*e);
+  if (auto* r = std::get_if<ex::Read>(&c->node); r && held(r->array) && aligned_read(*r, s)) {
+    r->index = make_exp(ex::Var{local_index}, r->index->loc);
+    return c;
+  }
+  // A let-bound function is shared with the original: copy it before its
+  // body is rewritten.
+  if (auto* l = std::get_if<ex::Let>(&c->node))
+    for (ex::Binding& b : l->bindings)
+      if (b.fn) b.fn = std::make_shared<Lambda>(*b.fn);
+  std::map<const Exp*, Aligned> scope;
+  children_in_scope(*c, s, [&](const ExpPtr& child, const Aligned& cs) {
+    if (child) scope[child.get()] = cs;
+  });
+  for_each_child_slot(
+      *c, [&](ExpPtr& p) { p = rewrite(p, blocks, scope.at(p.get()), local_index); },
+      [](AccPtr&) {});
+  return c;
 }
 
 } // namespace
@@ -55,21 +120,9 @@ std::string size_param(const std::string& array) {
 
 Names needs_whole(const ExpPtr& e, const Names& blocks, const std::string& aligned) {
   Names out;
-  std::function<void(const Exp&)> visit;
-  auto use = [&](const Acc& a) {
-    const auto* v = std::get_if<ac::Var>(&a.node);
-    if (v && blocks.count(v->name)) out.insert(v->name);
-  };
-  visit = [&](const Exp& x) {
-    if (const auto* s = std::get_if<ex::ShapeOf>(&x.node); s && array_var(s->array)) return;
-    if (const auto* s = std::get_if<ex::SizeOf>(&x.node); s && array_var(s->array)) return;
-    if (const auto* r = std::get_if<ex::Read>(&x.node)) {
-      const std::string* a = array_var(r->array);
-      if (a && !aligned.empty() && is_var(r->index, aligned)) return;
-    }
-    for_each_child(x, visit, use);
-  };
-  if (e) visit(*e);
+  Aligned s;
+  if (!aligned.empty()) s.insert(aligned);
+  if (e) collect(*e, blocks, s, out);
   return out;
 }
 
@@ -79,30 +132,9 @@ Names needs_whole(const Lambda& f, const Names& blocks, const std::string& align
 
 ExpPtr localize(const ExpPtr& e, const Names& blocks, const std::string& aligned,
                 const std::string& local_index) {
-  if (!e) return e;
-  auto held = [&](const AccPtr& a) {
-    const std::string* n = array_var(a);
-    return n && blocks.count(*n) ? n : nullptr;
-  };
-  if (const auto* s = std::get_if<ex::ShapeOf>(&e->node))
-    if (const std::string* a = held(s->array)) return the(shape_param(*a), e->loc);
-  if (const auto* s = std::get_if<ex::SizeOf>(&e->node))
-    if (const std::string* a = held(s->array)) return the(size_param(*a), e->loc);
-  if (const auto* r = std::get_if<ex::Read>(&e->node))
-    if (held(r->array) && !aligned.empty() && is_var(r->index, aligned)) {
-      auto c = std::make_shared<Exp>(*e);
-      std::get<ex::Read>(c->node).index = make_exp(ex::Var{local_index}, r->index->loc);
-      return c;
-    }
-  auto c = std::make_shared<Exp>(*e);
-  // A let-bound function is shared with the original: copy it before its
-  // body is rewritten.
-  if (auto* l = std::get_if<ex::Let>(&c->node))
-    for (ex::Binding& b : l->bindings)
-      if (b.fn) b.fn = std::make_shared<Lambda>(*b.fn);
-  for_each_child_slot(
-      *c, [&](ExpPtr& p) { p = localize(p, blocks, aligned, local_index); }, [](AccPtr&) {});
-  return c;
+  Aligned s;
+  if (!aligned.empty()) s.insert(aligned);
+  return rewrite(e, blocks, s, local_index);
 }
 
 Lambda localize(const Lambda& f, const Names& blocks) {
@@ -112,8 +144,7 @@ Lambda localize(const Lambda& f, const Names& blocks) {
 }
 
 std::string aligned_index(const Delayed& d) {
-  const std::string& p = d.elem.params.at(0).name;
-  return binds(*d.elem.body, p) ? "" : p;
+  return d.elem.params.at(0).name;
 }
 
 Lambda rows_elem(const Delayed& d, const Names& blocks) {

@@ -23,7 +23,7 @@ using Names = std::set<std::string>;
 
 // The arrays in `blocks` that `e` uses other than through (shape A),
 // (size A) and reads at index variable `aligned` ("": none) with
-// `aligned` never rebound inside.
+// its let-bound aliases, as long as no binder rebinds them.
 Names needs_whole(const ExpPtr& e, const Names& blocks, const std::string& aligned = "");
 Names needs_whole(const Lambda& f, const Names& blocks, const std::string& aligned = "");
 

@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "core/printer.h"
 #include "oracle/bundle.h"
 #include "oracle/differential.h"
@@ -50,6 +52,10 @@ std::vector<std::string> engine_names_for_tests() {
   std::vector<std::string> names;
   for (const Engine* e : all_engines())
     names.push_back(e->name());
+  // The distributed engine at 2 and 3 ranks (threads of this process, every
+  // array in blocks: docs/mpi.md); `mpi` above is this process alone.
+  for (const char* name : {"mpi:2", "mpi:3"})
+    if (find_engine(name)) names.push_back(name);
   return names;
 }
 
@@ -129,7 +135,9 @@ TEST_P(PerEngine, FusedEqualsUnfused) {
 
 INSTANTIATE_TEST_SUITE_P(Engines, PerEngine, ::testing::ValuesIn(engine_names_for_tests()),
                          [](const ::testing::TestParamInfo<std::string>& info) {
-                           return info.param;
+                           std::string name = info.param;
+                           std::replace(name.begin(), name.end(), ':', '_'); // mpi_2
+                           return name;
                          });
 
 } // namespace

@@ -107,6 +107,16 @@ std::optional<std::vector<Array>> load_expected(const fs::path& program_path, si
   return expected;
 }
 
+namespace {
+bool secondary = false;
+}
+void set_secondary_rank() {
+  secondary = true;
+}
+bool secondary_rank() {
+  return secondary;
+}
+
 std::vector<std::string> write_results(const std::vector<Array>& results, const std::string& out) {
   std::vector<std::string> paths;
   if (results.size() == 1) {
@@ -118,6 +128,7 @@ std::vector<std::string> write_results(const std::vector<Array>& results, const 
     for (size_t i = 0; i < results.size(); ++i)
       paths.push_back(stem.string() + "." + std::to_string(i) + ".npy");
   }
+  if (secondary) return paths; // rank 0 writes them
   for (size_t i = 0; i < results.size(); ++i)
     write_npy(paths[i], results[i]);
   return paths;

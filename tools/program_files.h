@@ -37,6 +37,11 @@ std::optional<std::vector<Array>> load_expected(const std::filesystem::path& pro
 
 // Writes results: one array to `out`, several to out.0.npy, out.1.npy, ...
 // Returns the paths written.
+// Under a launcher (mpirun) every rank runs the command, and only rank 0
+// writes result files; main() marks the other ranks.
+void set_secondary_rank();
+bool secondary_rank();
+
 std::vector<std::string> write_results(const std::vector<Array>& results, const std::string& out);
 
 } // namespace strata::tool

@@ -83,7 +83,7 @@ int run_command(const Args& args) {
       return write_results(results, parsed.vars["output"].as<std::string>());
     });
     for (const std::string& path : written)
-      std::cerr << "wrote " << path << "\n";
+      if (!secondary_rank()) std::cerr << "wrote " << path << "\n";
   } else {
     times.time("print results", [&] {
       for (size_t i = 0; i < results.size(); ++i) {

@@ -1,0 +1,210 @@
+// The distributed engine (mpi/, docs/mpi.md) at 1 to 4 ranks as threads of
+// this process: every result bitwise the interpreter's in the declared order
+// (so the same for every number of ranks), each kernel's plan and the bytes
+// it moved as the partitioning rules say, errors as the interpreter's, and
+// a rank that stops never leaves the others waiting. The transport between
+// processes (mpirun) is tested by the MpiRun* tests of tests/CMakeLists.txt.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <thread>
+
+#include "mpi/blocks.h"
+#include "mpi/comm.h"
+#include "mpi/engine.h"
+#include "oracle/differential.h"
+#include "oracle/registry.h"
+#include "tests/test_util.h"
+
+namespace strata::test {
+namespace {
+
+const Engine& local_engine() {
+  const Engine* e = find_engine("jit");
+  return e ? *e : *find_engine("tbb");
+}
+
+std::vector<double> ramp(int64_t n, double scale) {
+  std::vector<double> v(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i)
+    v[size_t(i)] = scale * double((i * 7919) % 1000) / 7.0 - 3.0;
+  return v;
+}
+
+struct Ran {
+  std::vector<std::map<int, KernelTraffic>> traffic; // per rank
+};
+
+// Runs `text` on `ranks` ranks (every array in blocks), checks it against the
+// oracle (bitwise, every element) fused and unfused, and returns the fused
+// run's traffic.
+Ran check_on(int ranks, const std::string& text, const std::vector<Array>& inputs) {
+  Program p = parse_and_check(text);
+  auto engine = make_mpi_threads_engine(local_engine(), ranks, MpiOptions{0});
+  for (bool fused : {false, true}) {
+    CompileOptions o;
+    o.fusion = fused;
+    DiffReport r = differential_check(p, inputs, *engine, o);
+    EXPECT_TRUE(r.agree) << ranks << " ranks, fused " << fused << ": " << r.disagreement;
+    EXPECT_EQ(r.counts.not_compared, 0);
+  }
+  auto exe = engine->compile(p, CompileOptions{});
+  try {
+    exe->run(inputs);
+  } catch (const Error&) {
+    // a program that raises: the differential check compared the errors
+  }
+  return Ran{mpi_traffic(*exe)};
+}
+
+TEST(MpiEngine, ElementWiseWorkOnAlignedBlocksMovesNothing) {
+  int64_t n = 1000;
+  std::vector<Array> in = {array_of(ramp(n, 1.0), {n}), array_of(ramp(n, 0.5), {n})};
+  for (int ranks = 1; ranks <= 4; ++ranks) {
+    Ran r = check_on(ranks,
+                     "(program ((xs (array f64 1)) (ys (array f64 1)))"
+                     "  (map (lambda (x) (* x 3.0)) (zipwith + xs ys)))",
+                     in);
+    ASSERT_EQ(r.traffic.size(), size_t(ranks));
+    for (const auto& rank : r.traffic) {
+      ASSERT_EQ(rank.size(), 1u); // one fused kernel
+      for (const auto& [id, t] : rank) {
+        EXPECT_EQ(t.plan, ranks == 1 ? "whole" : "rows"); // one rank runs all
+        EXPECT_EQ(t.sent, 0u);
+        EXPECT_EQ(t.received, 0u);
+      }
+    }
+  }
+}
+
+TEST(MpiEngine, RowFoldsKeepRowsApartAndFullFoldsGatherTheirInput) {
+  int64_t rows = 37, cols = 50;
+  std::vector<Array> in = {array_of(ramp(rows * cols, 1.0), {rows, cols})};
+  for (int ranks = 1; ranks <= 4; ++ranks) {
+    Ran r = check_on(ranks, "(program ((m (array f64 2))) (fold + 0.0 m))", in);
+    for (const auto& rank : r.traffic)
+      for (const auto& [id, t] : rank) {
+        EXPECT_EQ(t.plan, ranks == 1 ? "whole" : "rows");
+        EXPECT_EQ(t.sent, 0u);
+      }
+    r = check_on(ranks, "(program ((m (array f64 2))) (fold + 0.0 (reshape (ix (size m)) m)))", in);
+    for (int k = 0; k < ranks; ++k)
+      for (const auto& [id, t] : r.traffic[size_t(k)]) {
+        // A float sum over the distributed dimension: every rank's rows go
+        // to every other rank (the deterministic combine of partials is
+        // future work, docs/mpi.md).
+        uint64_t own = uint64_t(mpi::block_rows(rows, ranks, k).count() * cols * 8);
+        EXPECT_EQ(t.sent, own * uint64_t(ranks - 1)) << ranks << " ranks, rank " << k;
+        if (ranks > 1) {
+          EXPECT_EQ(t.plan, "whole after gathering m");
+        }
+      }
+  }
+}
+
+TEST(MpiEngine, ReadsAtOtherRowsGatherWhatTheyRead) {
+  int64_t n = 101;
+  std::vector<Array> in = {array_of(ramp(n, 1.0), {n})};
+  Ran r =
+      check_on(3,
+               "(program ((xs (array f64 1)))"
+               "  (backpermute (shape xs) (lambda (i) (ix (- (- (size xs) 1) (proj 0 i)))) xs))",
+               in);
+  for (const auto& rank : r.traffic)
+    for (const auto& [id, t] : rank)
+      EXPECT_EQ(t.plan, "rows after gathering xs");
+}
+
+TEST(MpiEngine, ScansStencilsPermutesLoopsAndBranchesAgreeAtEveryRankCount) {
+  int64_t rows = 9, cols = 11;
+  std::vector<Array> in = {array_of(ramp(rows * cols, 1.0), {rows, cols})};
+  for (int ranks = 2; ranks <= 4; ++ranks) {
+    check_on(ranks, "(program ((m (array f64 2))) (scanl1 + m))", in);
+    check_on(ranks, "(program ((m (array f64 2))) (scanl' max 0.0 m))", in);
+    check_on(ranks,
+             "(program ((m (array f64 2)))"
+             "  (stencil (3 3) clamp (lambda (nb) (+ (at nb -1 0) (* 2.0 (at nb 1 1)))) m))",
+             in);
+    check_on(ranks,
+             "(program ((m (array f64 2)))"
+             "  (awhile (lambda (a) (map (lambda (s) (< s 100.0)) (fold max 0.0 (reshape (ix (size "
+             "a)) a))))"
+             "          (lambda (a) (map (lambda (x) (* x 1.5)) a)) m))",
+             in);
+    check_on(ranks,
+             "(program ((m (array f64 2)))"
+             "  (permute + (fill (ix 5) 0.0) (lambda (i) (ix (rem (proj 0 i) 5)))"
+             "           (reshape (ix (size m)) m)))",
+             in);
+    check_on(ranks,
+             "(program ((m (array f64 2)))"
+             "  (acond (> (! m (ix 8 10)) 0.0) (map abs m) (map neg m)))",
+             in);
+  }
+}
+
+TEST(MpiEngine, ErrorsAreTheInterpretersAtEveryRankCount) {
+  int64_t n = 30;
+  std::vector<Array> in = {array_of(ramp(n, 1.0), {n})};
+  for (int ranks = 1; ranks <= 4; ++ranks) {
+    // Element 25 reads out of range: on the last rank's rows only.
+    check_on(ranks,
+             "(program ((xs (array f64 1)))"
+             "  (generate (ix 30) (lambda (i) (if (> (proj 0 i) 24) (! xs (ix 99)) 1.0))))",
+             in);
+    check_on(ranks,
+             "(program ((xs (array f64 1))) (map (lambda (x) (quot 7 (cast i64 (* x 0.0)))) xs))",
+             in);
+  }
+}
+
+TEST(MpiEngine, ARankThatLeavesStopsTheOthersWithItsName) {
+  auto comms = mpi::make_thread_comms(3);
+  std::string seen[3];
+  auto rank = [&](int r) {
+    try {
+      if (r == 2) {
+        comms[2]->abandon();
+        return;
+      }
+      comms[size_t(r)]->allgather(mpi::Bytes{std::byte(r)});
+    } catch (const Error& e) {
+      seen[r] = e.message();
+    }
+  };
+  std::thread a(rank, 0), b(rank, 1), c(rank, 2);
+  a.join();
+  b.join();
+  c.join();
+  EXPECT_NE(seen[0].find("rank 2 stopped"), std::string::npos) << seen[0];
+  EXPECT_NE(seen[1].find("rank 2 stopped"), std::string::npos) << seen[1];
+}
+
+TEST(MpiEngine, BlocksCoverEveryRowOnce) {
+  for (int64_t n : {0, 1, 5, 37, 1000})
+    for (int ranks = 1; ranks <= 5; ++ranks) {
+      int64_t next = 0;
+      for (int r = 0; r < ranks; ++r) {
+        mpi::Rows rows = mpi::block_rows(n, ranks, r);
+        EXPECT_EQ(rows.lo, next);
+        EXPECT_GE(rows.count(), n / ranks);
+        EXPECT_LE(rows.count(), n / ranks + 1);
+        next = rows.hi;
+      }
+      EXPECT_EQ(next, n);
+    }
+}
+
+TEST(MpiEngine, MinBlockBytesFromTheEnvironment) {
+  ::setenv("STRATA_MPI_MIN_BLOCK_BYTES", "1M", 1);
+  EXPECT_EQ(MpiOptions::from_environment().min_block_bytes, 1 << 20);
+  ::setenv("STRATA_MPI_MIN_BLOCK_BYTES", "0", 1);
+  EXPECT_EQ(MpiOptions::from_environment().min_block_bytes, 0);
+  ::setenv("STRATA_MPI_MIN_BLOCK_BYTES", "lots", 1);
+  EXPECT_THROW(MpiOptions::from_environment(), Error);
+  ::unsetenv("STRATA_MPI_MIN_BLOCK_BYTES");
+  EXPECT_EQ(MpiOptions::from_environment().min_block_bytes, 1 << 16);
+}
+
+} // namespace
+} // namespace strata::test
