@@ -46,24 +46,39 @@ Bytes pack(const Array& a) {
 }
 
 Array assemble(const Type& elem, const Shape& global, const std::vector<Bytes>& parts) {
-  Array out = Array::allocate(elem, global, false);
-  int ranks = int(parts.size());
-  for (int s = 0; s < ranks; ++s) {
-    Rows r = block_rows(global[0], ranks, s);
+  std::vector<Rows> rows;
+  for (size_t s = 0; s < parts.size(); ++s)
+    rows.push_back(block_rows(global[0], int(parts.size()), int(s)));
+  return assemble_rows(elem, global, parts, rows);
+}
+
+Array assemble_rows(const Type& elem, const Shape& shape, const std::vector<Bytes>& parts,
+                    const std::vector<Rows>& rows) {
+  Array out = Array::allocate(elem, shape, false);
+  for (size_t s = 0; s < parts.size(); ++s) {
+    Rows r = rows[s];
     size_t offset = 0;
     for (size_t l = 0; l < out.num_leaves(); ++l) {
-      size_t row = row_bytes(global, out.leaf_kind(l));
+      size_t row = row_bytes(shape, out.leaf_kind(l));
       size_t bytes = size_t(r.count()) * row;
-      if (offset + bytes > parts[size_t(s)].size())
-        throw Error(ErrorKind::Resource,
-                    "mpi: rank " + std::to_string(s) + " sent a block shorter than its rows");
+      if (offset + bytes > parts[s].size())
+        throw Error(ErrorKind::Resource, "mpi: a part of " + std::to_string(parts[s].size()) +
+                                             " bytes is shorter than its rows");
       if (bytes)
-        std::memcpy(out.leaf(l).data() + size_t(r.lo) * row, parts[size_t(s)].data() + offset,
-                    bytes);
+        std::memcpy(out.leaf(l).data() + size_t(r.lo) * row, parts[s].data() + offset, bytes);
       offset += bytes;
     }
   }
   return out;
+}
+
+Array view_as(const Array& a, const Shape& shape) {
+  auto owner = std::make_shared<Array>(a);
+  std::vector<Buffer> leaves;
+  for (size_t l = 0; l < a.num_leaves(); ++l)
+    leaves.push_back(
+        Buffer::borrow(a.leaf(l).data(), Array::leaf_bytes(shape, a.leaf_kind(l)), owner));
+  return Array::from_leaves(a.elem_type(), shape, std::move(leaves));
 }
 
 } // namespace strata::mpi

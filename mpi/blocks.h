@@ -25,5 +25,11 @@ Bytes pack(const Array& a);
 // The array of `global` shape whose rows rank s holds in parts[s] (pack of
 // its block of block_rows(global[0], parts.size(), s)).
 Array assemble(const Type& elem, const Shape& global, const std::vector<Bytes>& parts);
+// The array of `shape` whose rows rows[i] are in parts[i] (packed).
+Array assemble_rows(const Type& elem, const Shape& shape, const std::vector<Bytes>& parts,
+                    const std::vector<Rows>& rows);
+// The first elements of `a` read as an array of `shape` (row-major; no more
+// elements than `a` has), sharing its storage.
+Array view_as(const Array& a, const Shape& shape);
 
 } // namespace strata::mpi

@@ -102,6 +102,48 @@ TEST(MpiEngine, RowFoldsKeepRowsApartAndFullFoldsGatherTheirInput) {
   }
 }
 
+TEST(MpiEngine, LongFoldsToOneValueMoveChunkEdgesAndPartialsOnly) {
+  // 100000 elements: 7 chunks of the blocked order (16384 elements each).
+  int64_t n = 100000, chunk = ReductionOrder::blocked().fold_chunk;
+  // Large values of both signs in every chunk: the chunk totals cancel, so
+  // combining them in any other order changes the sum's bits.
+  std::vector<double> xs = ramp(n, 1.0);
+  for (int64_t j = 0; j * chunk < n; ++j)
+    xs[size_t(j * chunk + 7)] += (j % 2 ? 1e16 : -1e16) * double(j + 1);
+  std::vector<Array> in = {array_of(xs, {n})};
+  for (int ranks = 2; ranks <= 4; ++ranks)
+    for (const char* text :
+         {"(program ((xs (array f64 1))) (fold + 0.5 xs))",
+          "(program ((xs (array f64 1))) (fold1 max (map (lambda (x) (* x x)) xs)))"}) {
+      Ran r = check_on(ranks, text, in);
+      for (const auto& rank : r.traffic)
+        for (const auto& [id, t] : rank) {
+          EXPECT_EQ(t.plan, "fold of partials") << text;
+          // Fewer than one chunk of elements to the previous rank, and this
+          // rank's chunk totals (at most all 7) to every other rank.
+          EXPECT_LT(t.sent, uint64_t(chunk * 8 + 7 * 8 * (ranks - 1))) << text;
+        }
+    }
+}
+
+TEST(MpiEngine, StencilsMoveOnlyTheirHalos) {
+  int64_t rows = 40, cols = 11;
+  std::vector<Array> in = {array_of(ramp(rows * cols, 1.0), {rows, cols})};
+  for (int ranks = 2; ranks <= 4; ++ranks)
+    for (const char* boundary : {"clamp", "mirror", "(constant 0.5)"}) {
+      std::string text = std::string("(program ((m (array f64 2)))"
+                                     "  (stencil (5 3) ") +
+                         boundary + " (lambda (nb) (+ (at nb -2 0) (* 2.0 (at nb 1 1)))) m))";
+      Ran r = check_on(ranks, text, in);
+      for (const auto& rank : r.traffic)
+        for (const auto& [id, t] : rank) {
+          EXPECT_EQ(t.plan, "rows with halos") << text;
+          // Two rows (half the window's 5) to each neighbour at most.
+          EXPECT_LE(t.sent, uint64_t(2 * 2 * cols * 8)) << text;
+        }
+    }
+}
+
 TEST(MpiEngine, ReadsAtOtherRowsGatherWhatTheyRead) {
   int64_t n = 101;
   std::vector<Array> in = {array_of(ramp(n, 1.0), {n})};

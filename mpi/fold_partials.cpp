@@ -1,0 +1,114 @@
+// A fold of a whole array of rank 1 to one value from per-rank partials,
+// bitwise the fold one machine runs (docs/mpi.md, "Folds to one value").
+//
+// In the blocked order a long row is cut into chunks of F elements at fixed
+// positions (core/reduction_order.h): the row is f(..f(f(z, T0), T1)..,
+// T(K-1)) with Tj the lane-tree total of chunk j, and neither the chunks nor
+// their totals depend on who computes them. So:
+//  1. each rank computes its rows of the fold's input (the rows plan);
+//  2. each rank takes the chunks that start in its rows, fetching the rest
+//     of its last chunk from the next ranks (fewer than F elements);
+//  3. each rank computes its chunks' totals on the local engine: a fold1 of
+//     rows of F elements (and of the shorter last chunk) in the order that
+//     makes every row one chunk (chunked from 1 element, chunks of F), whose
+//     result is the chunk's total;
+//  4. the totals (K values in all: the partials) go to every rank, which
+//     folds them left to right from the seed (the canonical order).
+// A row too short to be chunked is folded left to right by one machine: it
+// runs whole.
+#include "mpi/agree.h"
+#include "mpi/rank_runner.h"
+
+namespace strata::mpi {
+
+bool RankRunner::fold_partials(const Kernel& k, const kn::Fold& f) {
+  if (f.input.type.rank() != 1 || comm_.size() == 1) return false;
+  const ReductionOrder& order = s_.options.order;
+  RowsRun r;
+  if (!run_rows(
+          k, f.input, {&f.f}, {f.seed}, [](AccPtr g, const Names&) { return g; }, r))
+    return false;
+  if (r.failed) {
+    after_failure(k, false);
+    return true;
+  }
+  if (!order.fold_chunked(r.n)) return false;
+
+  int ranks = comm_.size();
+  int64_t n = r.n, F = order.fold_chunk;
+  auto chunk_start = [&](int64_t i) { return (i + F - 1) / F * F; };
+  std::vector<Rows> want;
+  for (int d = 0; d < ranks; ++d) {
+    Rows b = block_rows(n, ranks, d);
+    int64_t lo = std::min(chunk_start(b.lo), b.hi);
+    int64_t hi = lo < b.hi ? std::min(chunk_start(b.hi), n) : lo;
+    want.push_back(Rows{lo, hi});
+  }
+  Array mine = fetch_rows(Held{r.results[0], true, Shape{n}}, want);
+
+  std::vector<ArrayId> reads = array_reads(g_, k);
+  const Type elem = f.input.type.elem();
+  auto var = [](const std::string& n) { return make_acc(ac::Var{n}); };
+  ReductionOrder per_chunk = order;
+  per_chunk.fold_chunked_from = 1; // every row one chunk: fold1 gives its total
+  int64_t full = mine.size() / F, tail = mine.size() % F;
+  Array totals;
+  bool failed = failed_anywhere(comm_, [&] {
+    std::vector<Bytes> parts;
+    std::vector<Rows> rows;
+    if (full > 0) {
+      Array rows_of_chunks = view_as(mine, Shape{full, F});
+      parts.push_back(pack(run(
+          "chunk totals", k, reads, {}, {{"mpi__chunks", rows_of_chunks}},
+          [&] {
+            return make_acc(ac::Fold{f.f, nullptr, var("mpi__chunks")});
+          },
+          &per_chunk)[0]));
+      rows.push_back(Rows{0, full});
+    }
+    if (tail > 0) {
+      Array last = row_block(mine, Rows{full * F, mine.size()});
+      parts.push_back(pack(run(
+          "last chunk total", k, reads, {}, {{"mpi__chunk", last}},
+          [&] {
+            return make_acc(ac::Fold{f.f, nullptr, var("mpi__chunk")});
+          },
+          &per_chunk)[0]));
+      rows.push_back(Rows{full, full + 1});
+    }
+    totals = assemble_rows(elem, Shape{full + (tail > 0)}, parts, rows);
+  });
+  if (failed) {
+    after_failure(k, false);
+    return true;
+  }
+  // The partials, in chunk order on every rank.
+  std::vector<Bytes> all = comm_.allgather(pack(totals));
+  Array result;
+  failed = failed_anywhere(comm_, [&] {
+    std::vector<Rows> rows;
+    int64_t at = 0;
+    for (const Bytes& b : all) {
+      int64_t count = int64_t(b.size() / std::max<size_t>(bytes_of(elem, Shape{1}), 1));
+      rows.push_back(Rows{at, at + count});
+      at += count;
+    }
+    Array t = assemble_rows(elem, Shape{at}, all, rows);
+    ReductionOrder canonical = ReductionOrder::canonical();
+    result = run(
+        "combine partials", k, reads, {}, {{"mpi__totals", t}},
+        [&] {
+          return make_acc(ac::Fold{f.f, f.seed, var("mpi__totals")});
+        },
+        &canonical)[0];
+  });
+  if (failed) {
+    after_failure(k, false);
+    return true;
+  }
+  plan_ = "fold of partials";
+  set(k.outputs[0], hold(result));
+  return true;
+}
+
+} // namespace strata::mpi

@@ -1,0 +1,132 @@
+// One rank's part of every kernel of a kernel graph (docs/mpi.md): the
+// runner of fusion/graph_run.h for the mpi engine. Each plan is a file:
+// rows and whole kernels (rank_runner.cpp), folds to one value from
+// per-rank partials (fold_partials.cpp), stencils with halos
+// (stencil_halo.cpp).
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/engine.h"
+#include "fusion/kernel_graph.h"
+#include "mpi/blocks.h"
+#include "mpi/comm.h"
+#include "mpi/engine.h"
+#include "mpi/local_programs.h"
+
+namespace strata::mpi {
+
+// An array as a rank holds it.
+struct Held {
+  Array local; // the whole array, or this rank's rows of it
+  bool block = false;
+  Shape global; // the whole array's shape
+};
+
+// A program on the local engine, compiled once per key.
+struct Compiled {
+  Program program;
+  std::unique_ptr<Executable> exe;
+};
+
+// The state of one rank's executable that outlives a run: its graph, the
+// programs compiled for it and the last run's traffic.
+struct RankState {
+  const Engine& local;
+  CompileOptions options;
+  MpiOptions mpi;
+  KernelGraph graph;
+  std::map<std::string, std::unique_ptr<Compiled>> programs;
+  std::map<int, KernelTraffic> traffic;
+};
+
+Array i64_array(int64_t v);
+Array index_array(const Shape& s);
+size_t bytes_of(const Type& elem, const Shape& s);
+
+class RankRunner {
+public:
+  RankRunner(RankState& s, Comm& comm) : s_(s), g_(s.graph), comm_(comm) {}
+
+  // The runner's part (fusion/graph_run.h).
+  using Value = Held;
+  Held bind_input(const Array& a) const { return hold(a); }
+  void set(ArrayId id, Held v);
+  Held get(ArrayId id) const { return vals_.at(id); }
+  void drop(ArrayId id);
+  Array result(ArrayId id);
+  bool loop_continues(ArrayId id);
+  bool condition(const Kernel& k, const kn::Branch& b);
+  void compute(const Kernel& k);
+
+private:
+  using Extra = std::vector<std::pair<std::string, Array>>;
+  RankState& s_;
+  const KernelGraph& g_;
+  Comm& comm_;
+  std::map<ArrayId, Held> vals_;
+  std::map<ArrayId, Array> whole_;    // gathered copies of arrays held in blocks
+  std::string plan_;                  // how the kernel in compute() ran
+  std::vector<std::string> gathered_; // the arrays it gathered
+
+  const std::string& name(ArrayId id) const { return g_.arrays[size_t(id)].name; }
+  Held hold(const Array& a) const;
+  // The whole array: held whole, or gathered before (gather()).
+  const Array& whole(ArrayId id) const;
+  Names held_blocks(const std::vector<ArrayId>& ids) const;
+
+  // Collectives: every rank calls them in the same order.
+  // Every rank sends its rows of each array to every other.
+  void gather(const std::vector<ArrayId>& ids);
+  // Gathers the arrays of `reads` named in `need`; returns the blocks left.
+  Names gather_for(const std::vector<ArrayId>& reads, const Names& need);
+  // Rows want[d] of the array held in blocks as `h`, for every rank d (the
+  // same list on every rank): each rank sends the rows of its block that
+  // others want; returns this rank's, want[rank()].
+  Array fetch_rows(const Held& h, const std::vector<Rows>& want);
+
+  // Local work: runs `body` on the local engine as a program whose
+  // parameters are the arrays `reads` (those in `blocks` as this rank's
+  // rows, with their global shape and size; the others whole) and `extra`,
+  // compiled once per key (with `order` instead of the executable's when given).
+  std::vector<Array> run(const std::string& key, const Kernel& k, const std::vector<ArrayId>& reads,
+                         const Names& blocks, const Extra& extra,
+                         const std::function<AccPtr()>& body,
+                         const ReductionOrder* order = nullptr);
+  Array eval(const Kernel& k, const std::string& tag, const ExpPtr& e,
+             const std::vector<ArrayId>& reads, const Names& blocks);
+  void run_checks(const Kernel& k, const Delayed& d, const std::vector<ArrayId>& reads,
+                  const Names& blocks);
+
+  // The plans.
+  // This rank's rows of `d` through `body` (given the rows' generate and
+  // the blocks it reads in place), after the checks and gathers they need;
+  // returns false (having done nothing else) when the kernel should run
+  // whole: one rank, or an output under MpiOptions::min_block_bytes.
+  struct RowsRun {
+    int64_t n = 0; // the rows of the whole output
+    std::vector<Array> results;
+    bool failed = false; // on some rank
+  };
+  bool run_rows(const Kernel& k, const Delayed& d, const std::vector<const Lambda*>& fns,
+                const std::vector<ExpPtr>& exps,
+                const std::function<AccPtr(AccPtr gen, const Names& blocks)>& body, RowsRun& out);
+  void rows_kernel(const Kernel& k, const Delayed& d);
+  void whole_kernel(const Kernel& k);
+  // Runs the whole kernel after some rank's rows failed: raises the error one
+  // machine raises, else (no error whole) keeps the whole results when
+  // `recover`, or reports an engine bug.
+  void after_failure(const Kernel& k, bool recover);
+  bool fold_partials(const Kernel& k, const kn::Fold& f);
+  bool stencil_halo(const Kernel& k, const kn::Stencil& st);
+
+  AccPtr ref(ArrayId id) const;
+  AccPtr whole_body(const Kernel& k) const;
+};
+
+} // namespace strata::mpi
