@@ -51,6 +51,15 @@ struct CompileReport {
   std::vector<std::pair<std::string, uint64_t>> counts;
 };
 
+// What one rank of a distributed engine exchanged for one compute kernel in
+// a run (docs/mpi.md): how it ran the kernel ("rows", "whole", "fold of
+// partials", "rows with halos", then " after gathering A B" for the arrays
+// it gathered first) and the bytes it sent to and received from other ranks.
+struct KernelExchange {
+  std::string plan;
+  uint64_t sent = 0, received = 0;
+};
+
 class Executable {
 public:
   virtual ~Executable() = default;
@@ -74,6 +83,10 @@ public:
   // finished, by kernel id (summed over an awhile's iterations); empty for
   // engines that do not run kernels one by one (the interpreter).
   virtual std::map<int, double> kernel_run_ms() const { return {}; }
+  // This process's rank's KernelExchange by kernel id in the last run that
+  // finished (summed over an awhile's iterations); empty for the engines
+  // of one machine.
+  virtual std::map<int, KernelExchange> kernel_exchange() const { return {}; }
 };
 
 class Engine {

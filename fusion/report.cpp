@@ -43,6 +43,22 @@ std::string phases_text(const std::vector<PhaseTimes>& engines) {
   return out.str();
 }
 
+std::string exchange_text(const KernelGraph& graph, const std::map<int, KernelTiming>& kernels) {
+  std::ostringstream out;
+  bool any = false;
+  for (const Kernel* k : compute_kernels(graph)) {
+    auto it = kernels.find(k->id);
+    if (it == kernels.end() || !it->second.exchange) continue;
+    const KernelExchange& x = *it->second.exchange;
+    out << (any ? "; " : "exchange (this rank): ") << "kernel " << k->id << " "
+        << kernel_kind_name(*k) << ": " << x.plan << ", sent " << x.sent << " B, received "
+        << x.received << " B";
+    any = true;
+  }
+  if (any) out << "\n";
+  return out.str();
+}
+
 std::string report_json(const std::string& program, const KernelGraph& graph,
                         const std::vector<PhaseTimes>& engines,
                         const std::map<int, KernelTiming>& kernels) {
@@ -77,7 +93,12 @@ std::string report_json(const std::string& program, const KernelGraph& graph,
     auto it = kernels.find(k->id);
     KernelTiming t = it == kernels.end() ? KernelTiming{} : it->second;
     out << "], \"compile_ms\": " << ms(t.compile_ms) << ", \"cache\": " << json_string(t.cache)
-        << ", \"run_ms\": " << (t.run_ms ? ms(*t.run_ms) : "null") << "}";
+        << ", \"run_ms\": " << (t.run_ms ? ms(*t.run_ms) : "null");
+    if (t.exchange)
+      out << ", \"exchange\": {\"plan\": " << json_string(t.exchange->plan)
+          << ", \"sent_bytes\": " << t.exchange->sent
+          << ", \"received_bytes\": " << t.exchange->received << "}";
+    out << "}";
   }
   out << "\n  ]\n}\n";
   return out.str();

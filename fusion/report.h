@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/engine.h"
 #include "fusion/kernel_graph.h"
 
 namespace strata {
@@ -67,6 +68,7 @@ struct KernelTiming {
   double compile_ms = 0;
   std::string cache = "n/a"; // "hit", "miss" or "n/a"
   std::optional<double> run_ms;
+  std::optional<KernelExchange> exchange; // a distributed engine's (docs/mpi.md)
 };
 
 // "phases (jit): parse 0.12 ms, check 0.03 ms, ..., compile 42.1 ms [codegen
@@ -74,6 +76,10 @@ struct KernelTiming {
 // engine: each phase's parts in brackets after it, the total of the
 // top-level phases, and the wall time when the command set it.
 std::string phases_text(const std::vector<PhaseTimes>& engines);
+
+// "exchange (this rank): kernel 0 generate: rows, sent 0 B, received 0 B;
+// ...", one line, when any kernel has a KernelExchange; else "".
+std::string exchange_text(const KernelGraph& graph, const std::map<int, KernelTiming>& kernels);
 
 // The JSON report of one program (see docs/fusion.md).
 std::string report_json(const std::string& program, const KernelGraph& graph,

@@ -17,28 +17,52 @@ namespace {
 using mpi::Comm;
 
 // Every rank must be given the same inputs: their types and shapes, and the
-// contents of those held whole (hashed), are compared with rank 0's.
+// contents of those held whole (hashed), are compared with rank 0's; the
+// first that differs is named.
 void agree_on_inputs(Comm& comm, const std::vector<Array>& inputs, const KernelGraph& g) {
   std::string mine;
   for (const Array& a : inputs) {
-    mine += a.type().str() + "[";
+    std::string shape;
     for (int64_t e : a.shape())
-      mine += std::to_string(e) + ",";
-    uint64_t h = 1469598103934665603ull;
+      shape += (shape.empty() ? "" : ", ") + std::to_string(e);
+    uint64_t h = 1469598103934665603ull; // FNV-1a
     if (a.rank() == 0 || mpi::bytes_of(a.elem_type(), a.shape()) < (1u << 16))
       for (std::byte b : mpi::pack(a))
         h = (h ^ uint64_t(b)) * 1099511628211ull;
-    mine += "]" + std::to_string(h) + ";";
+    mine += a.elem_type().str() + "[" + shape + "]\t" + std::to_string(h) + "\n";
   }
+  auto text = [](const mpi::Bytes& b) {
+    return std::string(reinterpret_cast<const char*>(b.data()), b.size());
+  };
+  auto lines = [](const std::string& s) {
+    std::vector<std::string> v;
+    for (size_t at = 0, nl; (nl = s.find('\n', at)) != std::string::npos; at = nl + 1)
+      v.push_back(s.substr(at, nl - at));
+    return v;
+  };
   std::vector<mpi::Bytes> all =
       comm.allgather(mpi::Bytes(reinterpret_cast<const std::byte*>(mine.data()),
                                 reinterpret_cast<const std::byte*>(mine.data() + mine.size())));
-  for (size_t r = 1; r < all.size(); ++r)
-    if (all[r] != all[0])
-      throw Error(ErrorKind::Input, "mpi: rank " + std::to_string(r) +
-                                        " was given other inputs than rank 0 (" +
-                                        std::to_string(g.inputs.size()) +
-                                        " parameters: every rank must read the same files)");
+  std::vector<std::string> first = lines(text(all[0]));
+  for (size_t r = 1; r < all.size(); ++r) {
+    std::vector<std::string> other = lines(text(all[r]));
+    std::string where = "mpi: rank " + std::to_string(r) + " was given ";
+    if (other.size() != first.size())
+      throw Error(ErrorKind::Input, where + std::to_string(other.size()) + " inputs, rank 0 " +
+                                        std::to_string(first.size()));
+    for (size_t i = 0; i < first.size(); ++i) {
+      if (other[i] == first[i]) continue;
+      const ManifestArray& p = g.arrays[size_t(g.inputs.at(i))];
+      std::string what = other[i].substr(0, other[i].find('\t'));
+      std::string was = first[i].substr(0, first[i].find('\t'));
+      throw Error(
+          ErrorKind::Input,
+          where + "another `" + (p.source_name.empty() ? p.name : p.source_name) +
+              "` than rank 0: " +
+              (what == was ? "the same type and shape, other contents" : what + " against " + was) +
+              " (every rank must read the same inputs)");
+    }
+  }
 }
 
 class RankExecutable final : public Executable {
@@ -61,7 +85,8 @@ public:
   }
   ReductionOrder reduction_order() const override { return state_.options.order; }
   std::map<int, double> kernel_run_ms() const override { return times_; }
-  const std::map<int, KernelTraffic>& traffic() const { return state_.traffic; }
+  std::map<int, KernelExchange> kernel_exchange() const override { return state_.traffic; }
+  const std::map<int, KernelExchange>& traffic() const { return state_.traffic; }
 
 private:
   mpi::RankState state_;
@@ -92,8 +117,8 @@ public:
     for (int r = 0; r < ranks; ++r)
       ranks_.push_back(std::make_unique<RankExecutable>(local, p, o, m));
   }
-  std::vector<std::map<int, KernelTraffic>> traffic() const {
-    std::vector<std::map<int, KernelTraffic>> v;
+  std::vector<std::map<int, KernelExchange>> traffic() const {
+    std::vector<std::map<int, KernelExchange>> v;
     for (const auto& r : ranks_)
       v.push_back(r->traffic());
     return v;
@@ -129,6 +154,9 @@ public:
   }
   ReductionOrder reduction_order() const override { return ranks_[0]->reduction_order(); }
   std::map<int, double> kernel_run_ms() const override { return ranks_[0]->kernel_run_ms(); }
+  std::map<int, KernelExchange> kernel_exchange() const override {
+    return ranks_[0]->kernel_exchange();
+  }
 
 private:
   std::vector<std::unique_ptr<RankExecutable>> ranks_;
@@ -154,7 +182,7 @@ private:
 
 } // namespace
 
-std::vector<std::map<int, KernelTraffic>> mpi_traffic(const Executable& e) {
+std::vector<std::map<int, KernelExchange>> mpi_traffic(const Executable& e) {
   if (const auto* r = dynamic_cast<const RankExecutable*>(&e)) return {r->traffic()};
   if (const auto* t = dynamic_cast<const ThreadRanksExecutable*>(&e)) return t->traffic();
   return {};

@@ -43,16 +43,9 @@ std::unique_ptr<Engine> make_mpi_engine(const Engine& local);
 std::unique_ptr<Engine> make_mpi_threads_engine(const Engine& local, int ranks,
                                                 MpiOptions options = {});
 
-// How one rank ran a compute kernel in the last run: its plan ("rows": its
-// own rows of the output; "whole": all of it, as every rank does) with the
-// arrays it gathered first, and the bytes it sent to and received from
-// other ranks (summed over an awhile's iterations).
-struct KernelTraffic {
-  std::string plan;
-  uint64_t sent = 0, received = 0;
-};
-// Per rank, per kernel id, for an executable of an mpi engine (the ranks of
+// Executable::kernel_exchange of every rank of this process, for an
+// executable of an mpi engine (the ranks of
 // this process: one for `mpi`, P for `mpi:P`); empty for any other.
-std::vector<std::map<int, KernelTraffic>> mpi_traffic(const Executable& e);
+std::vector<std::map<int, KernelExchange>> mpi_traffic(const Executable& e);
 
 } // namespace strata

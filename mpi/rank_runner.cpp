@@ -125,7 +125,7 @@ void RankRunner::compute(const Kernel& k) {
     done = stencil_halo(k, *st);
   }
   if (!done) whole_kernel(k);
-  KernelTraffic& t = s_.traffic[k.id];
+  KernelExchange& t = s_.traffic[k.id];
   t.plan = plan_;
   if (!gathered_.empty()) t.plan += " after gathering";
   for (const std::string& n : gathered_)

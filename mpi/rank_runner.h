@@ -42,7 +42,7 @@ struct RankState {
   MpiOptions mpi;
   KernelGraph graph;
   std::map<std::string, std::unique_ptr<Compiled>> programs;
-  std::map<int, KernelTraffic> traffic;
+  std::map<int, KernelExchange> traffic;
 };
 
 Array i64_array(int64_t v);

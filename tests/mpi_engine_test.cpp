@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <thread>
 
 #include "mpi/blocks.h"
@@ -14,6 +16,7 @@
 #include "mpi/engine.h"
 #include "oracle/differential.h"
 #include "oracle/registry.h"
+#include "tests/cli_util.h"
 #include "tests/test_util.h"
 
 namespace strata::test {
@@ -32,7 +35,7 @@ std::vector<double> ramp(int64_t n, double scale) {
 }
 
 struct Ran {
-  std::vector<std::map<int, KernelTraffic>> traffic; // per rank
+  std::vector<std::map<int, KernelExchange>> traffic; // per rank
 };
 
 // Runs `text` on `ranks` ranks (every array in blocks), checks it against the
@@ -220,6 +223,26 @@ TEST(MpiEngine, ARankThatLeavesStopsTheOthersWithItsName) {
   c.join();
   EXPECT_NE(seen[0].find("rank 2 stopped"), std::string::npos) << seen[0];
   EXPECT_NE(seen[1].find("rank 2 stopped"), std::string::npos) << seen[1];
+}
+
+TEST(MpiEngine, ReportAndDumpPhasesShowEachKernelsExchange) {
+  TempDir dir;
+  std::string report = (dir / "r.json").string();
+  CliResult r = run_cli("run " + source_path("examples/blur.strata") +
+                        " --engine mpi:2 --dump-phases --report " + report + " -o " +
+                        (dir / "out.npy").string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // blur's 3x3 stencil over a 12x16 f32 image: one row of 16 f32 each way.
+  EXPECT_NE(r.err.find("exchange (this rank): kernel 0 stencil: rows with halos, sent 64 B, "
+                       "received 64 B"),
+            std::string::npos)
+      << r.err;
+  std::ifstream in(report);
+  std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(json.find("\"exchange\": {\"plan\": \"rows with halos\", \"sent_bytes\": 64, "
+                      "\"received_bytes\": 64}"),
+            std::string::npos)
+      << json;
 }
 
 TEST(MpiEngine, BlocksCoverEveryRowOnce) {

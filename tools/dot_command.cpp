@@ -10,6 +10,7 @@
 #include "fusion/dot.h"
 #include "fusion/fuse.h"
 #include "tools/commands.h"
+#include "tools/program_files.h"
 #include "tools/views.h"
 
 namespace strata::tool {
@@ -63,9 +64,10 @@ std::map<int, KernelTiming> Views::compile_details(const CompileReport& report, 
 void Views::finish(const std::string& file, const std::optional<KernelGraph>& graph,
                    const std::vector<PhaseTimes>& engines,
                    const std::map<int, KernelTiming>& kernels) const {
-  if (!graph) return;
+  // Under mpirun rank 0 alone writes and prints them (its own exchange).
+  if (!graph || secondary_rank()) return;
   if (!dump_dot.empty()) write_file_atomically(dump_dot, kernel_graph_dot(*graph, file));
-  if (dump_phases) std::cerr << phases_text(engines);
+  if (dump_phases) std::cerr << phases_text(engines) << exchange_text(*graph, kernels);
   if (!report.empty()) write_file_atomically(report, report_json(file, *graph, engines, kernels));
 }
 

@@ -76,6 +76,8 @@ int run_command(const Args& args) {
     results = times.time("run", [&] { return exe->run(inputs); });
     for (const auto& [id, ms] : exe->kernel_run_ms())
       kernels[id].run_ms = ms;
+    for (const auto& [id, x] : exe->kernel_exchange())
+      kernels[id].exchange = x;
   }
 
   if (parsed.vars.count("output")) {
