@@ -83,9 +83,10 @@ public:
   // finished, by kernel id (summed over an awhile's iterations); empty for
   // engines that do not run kernels one by one (the interpreter).
   virtual std::map<int, double> kernel_run_ms() const { return {}; }
-  // This process's rank's KernelExchange by kernel id in the last run that
-  // finished (summed over an awhile's iterations); empty for the engines
-  // of one machine.
+  // KernelExchange by kernel id in the last run that finished, summed over
+  // the ranks this process runs (one under mpirun, P for `mpi:P`) and over
+  // an awhile's iterations, the plan rank 0's; empty for the engines of one
+  // machine.
   virtual std::map<int, KernelExchange> kernel_exchange() const { return {}; }
 };
 

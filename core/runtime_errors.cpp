@@ -117,6 +117,12 @@ Error allocation_failed(const Error& err, const std::string& op, const SrcLoc& l
   return Error(err.kind(), loc, err.message() + " in " + quoted(op));
 }
 
+Error allocation_unattributed(const Error& attributed) {
+  const std::string& m = attributed.message();
+  size_t at = m.rfind(" in `");
+  return Error(attributed.kind(), SrcLoc{}, at == std::string::npos ? m : m.substr(0, at));
+}
+
 Error foldseg_negative_segment(int64_t segment, int64_t length, const SrcLoc& loc) {
   return Error(ErrorKind::Shape, loc,
                "foldseg: segment " + std::to_string(segment) + " has negative length " +

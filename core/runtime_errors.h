@@ -67,6 +67,10 @@ Error fold1_empty_row(const Shape& sh, const SrcLoc& loc);
 // A failed allocation or size count (`Resource`, core/array.h, core/shape.h)
 // of operation `op`'s result: "array of shape (...) is too large in `fill`".
 Error allocation_failed(const Error& err, const std::string& op, const SrcLoc& loc);
+// The error allocation_failed was given, from what it made: for a runner that
+// runs a kernel as a program of its own (mpi/), whose operation the error
+// must name instead.
+Error allocation_unattributed(const Error& attributed);
 
 // "foldseg: segment 2 has negative length -1"
 Error foldseg_negative_segment(int64_t segment, int64_t length, const SrcLoc& loc);

@@ -50,7 +50,7 @@ std::string exchange_text(const KernelGraph& graph, const std::map<int, KernelTi
     auto it = kernels.find(k->id);
     if (it == kernels.end() || !it->second.exchange) continue;
     const KernelExchange& x = *it->second.exchange;
-    out << (any ? "; " : "exchange (this rank): ") << "kernel " << k->id << " "
+    out << (any ? "; " : "exchange (this process's ranks): ") << "kernel " << k->id << " "
         << kernel_kind_name(*k) << ": " << x.plan << ", sent " << x.sent << " B, received "
         << x.received << " B";
     any = true;

@@ -77,7 +77,7 @@ struct KernelTiming {
 // top-level phases, and the wall time when the command set it.
 std::string phases_text(const std::vector<PhaseTimes>& engines);
 
-// "exchange (this rank): kernel 0 generate: rows, sent 0 B, received 0 B;
+// "exchange (this process's ranks): kernel 0 generate: rows, sent 0 B, received 0 B;
 // ...", one line, when any kernel has a KernelExchange; else "".
 std::string exchange_text(const KernelGraph& graph, const std::map<int, KernelTiming>& kernels);
 

@@ -155,7 +155,13 @@ public:
   ReductionOrder reduction_order() const override { return ranks_[0]->reduction_order(); }
   std::map<int, double> kernel_run_ms() const override { return ranks_[0]->kernel_run_ms(); }
   std::map<int, KernelExchange> kernel_exchange() const override {
-    return ranks_[0]->kernel_exchange();
+    std::map<int, KernelExchange> sum = ranks_[0]->kernel_exchange();
+    for (size_t r = 1; r < ranks_.size(); ++r)
+      for (const auto& [id, x] : ranks_[r]->kernel_exchange()) {
+        sum[id].sent += x.sent;
+        sum[id].received += x.received;
+      }
+    return sum;
   }
 
 private:

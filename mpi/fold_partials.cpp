@@ -34,17 +34,8 @@ bool RankRunner::fold_partials(const Kernel& k, const kn::Fold& f) {
   }
   if (!order.fold_chunked(r.n)) return false;
 
-  int ranks = comm_.size();
   int64_t n = r.n, F = order.fold_chunk;
-  auto chunk_start = [&](int64_t i) { return (i + F - 1) / F * F; };
-  std::vector<Rows> want;
-  for (int d = 0; d < ranks; ++d) {
-    Rows b = block_rows(n, ranks, d);
-    int64_t lo = std::min(chunk_start(b.lo), b.hi);
-    int64_t hi = lo < b.hi ? std::min(chunk_start(b.hi), n) : lo;
-    want.push_back(Rows{lo, hi});
-  }
-  Array mine = fetch_rows(Held{r.results[0], true, Shape{n}}, want);
+  Array mine = fetch_rows(Held{r.results[0], true, Shape{n}}, chunk_aligned(n, F));
 
   std::vector<ArrayId> reads = array_reads(g_, k);
   const Type elem = f.input.type.elem();

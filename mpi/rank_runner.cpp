@@ -3,6 +3,7 @@
 #include "mpi/rank_runner.h"
 
 #include "core/check.h"
+#include "core/runtime_errors.h"
 #include "fusion/checks.h"
 #include "mpi/agree.h"
 
@@ -123,6 +124,8 @@ void RankRunner::compute(const Kernel& k) {
     done = fold_partials(k, *f);
   } else if (const auto* st = std::get_if<kn::Stencil>(&k.body)) {
     done = stencil_halo(k, *st);
+  } else if (const auto* sc = std::get_if<kn::Scan>(&k.body)) {
+    done = scan_carries(k, *sc);
   }
   if (!done) whole_kernel(k);
   KernelExchange& t = s_.traffic[k.id];
@@ -179,38 +182,54 @@ Names RankRunner::gather_for(const std::vector<ArrayId>& reads, const Names& nee
 }
 
 Array RankRunner::fetch_rows(const Held& h, const std::vector<Rows>& want) {
+  std::vector<Rows> have;
+  for (int s = 0; s < comm_.size(); ++s)
+    have.push_back(block_rows(h.global[0], comm_.size(), s));
+  return fetch_rows(h.local, h.global, have, want);
+}
+
+Array RankRunner::fetch_rows(const Array& local, const Shape& global, const std::vector<Rows>& have,
+                             const std::vector<Rows>& want) {
   int ranks = comm_.size(), me = comm_.rank();
-  int64_t n = h.global[0];
-  Rows mine = block_rows(n, ranks, me);
+  Rows mine = have[size_t(me)];
   auto overlap = [](Rows a, Rows b) {
     Rows r{std::max(a.lo, b.lo), std::min(a.hi, b.hi)};
     return r.hi > r.lo ? r : Rows{a.lo, a.lo};
   };
+  auto own = [&](Rows r) { return row_block(local, Rows{r.lo - mine.lo, r.hi - mine.lo}); };
   std::vector<Bytes> out(static_cast<size_t>(ranks), Bytes{});
   for (int d = 0; d < ranks; ++d) {
-    if (d == me) continue;
     Rows r = overlap(mine, want[size_t(d)]);
-    if (r.count() > 0)
-      out[size_t(d)] = pack(row_block(h.local, Rows{r.lo - mine.lo, r.hi - mine.lo}));
+    if (d != me && r.count() > 0) out[size_t(d)] = pack(own(r));
   }
   std::vector<Bytes> in = comm_.alltoall(std::move(out));
   return agreed(comm_, [&] {
-    // Rank s sent rows overlap(block s, want[me]): in rank order they are
+    // Rank s sent rows overlap(have[s], want[me]): in rank order they are
     // the wanted rows in order, own rows included.
     Rows w = want[size_t(me)];
     std::vector<Bytes> parts;
     std::vector<Rows> rows;
     for (int s = 0; s < ranks; ++s) {
-      Rows r = overlap(block_rows(n, ranks, s), w);
+      Rows r = overlap(have[size_t(s)], w);
       if (r.count() == 0) continue;
-      parts.push_back(s == me ? pack(row_block(h.local, Rows{r.lo - mine.lo, r.hi - mine.lo}))
-                              : std::move(in[size_t(s)]));
+      parts.push_back(s == me ? pack(own(r)) : std::move(in[size_t(s)]));
       rows.push_back(Rows{r.lo - w.lo, r.hi - w.lo});
     }
-    Shape shape = h.global;
+    Shape shape = global;
     shape[0] = w.count();
-    return assemble_rows(h.local.elem_type(), shape, parts, rows);
+    return assemble_rows(local.elem_type(), shape, parts, rows);
   });
+}
+
+std::vector<Rows> RankRunner::chunk_aligned(int64_t n, int64_t chunk) const {
+  auto start = [&](int64_t i) { return (i + chunk - 1) / chunk * chunk; };
+  std::vector<Rows> v;
+  for (int d = 0; d < comm_.size(); ++d) {
+    Rows b = block_rows(n, comm_.size(), d);
+    int64_t lo = std::min(start(b.lo), b.hi);
+    v.push_back(Rows{lo, lo < b.hi ? std::min(start(b.hi), n) : lo});
+  }
+  return v;
 }
 
 // --------------------------------------------------------- local programs
@@ -254,7 +273,14 @@ std::vector<Array> RankRunner::run(const std::string& key, const Kernel& k,
     c->exe = s_.local.compile(c->program, o);
     slot = std::move(c);
   }
-  return slot->exe->run(inputs);
+  try {
+    return slot->exe->run(inputs);
+  } catch (const Error& e) {
+    // An allocation that failed names the local program's operation: the
+    // kernel's (its first source operation) is attributed by the graph run.
+    if (e.kind() == ErrorKind::Resource) throw allocation_unattributed(e);
+    throw;
+  }
 }
 
 Array RankRunner::eval(const Kernel& k, const std::string& tag, const ExpPtr& e,

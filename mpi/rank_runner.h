@@ -1,8 +1,8 @@
 // One rank's part of every kernel of a kernel graph (docs/mpi.md): the
 // runner of fusion/graph_run.h for the mpi engine. Each plan is a file:
 // rows and whole kernels (rank_runner.cpp), folds to one value from
-// per-rank partials (fold_partials.cpp), stencils with halos
-// (stencil_halo.cpp).
+// per-rank partials (fold_partials.cpp), left scans of one row from chunk
+// carries (scan_carries.cpp), stencils with halos (stencil_halo.cpp).
 #pragma once
 
 #include <functional>
@@ -89,6 +89,14 @@ private:
   // same list on every rank): each rank sends the rows of its block that
   // others want; returns this rank's, want[rank()].
   Array fetch_rows(const Held& h, const std::vector<Rows>& want);
+  // The same for an array of `global` shape of which rank s holds rows
+  // have[s] in `local` (disjoint ranges in rank order, the same lists on
+  // every rank).
+  Array fetch_rows(const Array& local, const Shape& global, const std::vector<Rows>& have,
+                   const std::vector<Rows>& want);
+  // The ranges of `n` rows that start a chunk of `chunk` rows in each rank's
+  // block, through the end of that chunk (fold_partials, scan_carries).
+  std::vector<Rows> chunk_aligned(int64_t n, int64_t chunk) const;
 
   // Local work: runs `body` on the local engine as a program whose
   // parameters are the arrays `reads` (those in `blocks` as this rank's
@@ -124,6 +132,7 @@ private:
   void after_failure(const Kernel& k, bool recover);
   bool fold_partials(const Kernel& k, const kn::Fold& f);
   bool stencil_halo(const Kernel& k, const kn::Stencil& st);
+  bool scan_carries(const Kernel& k, const kn::Scan& sc);
 
   AccPtr ref(ArrayId id) const;
   AccPtr whole_body(const Kernel& k) const;

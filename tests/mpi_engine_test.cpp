@@ -48,7 +48,8 @@ Ran check_on(int ranks, const std::string& text, const std::vector<Array>& input
     CompileOptions o;
     o.fusion = fused;
     DiffReport r = differential_check(p, inputs, *engine, o);
-    EXPECT_TRUE(r.agree) << ranks << " ranks, fused " << fused << ": " << r.disagreement;
+    EXPECT_TRUE(r.agree) << text << " on " << ranks << " ranks, fused " << fused << ": "
+                         << r.disagreement;
     EXPECT_EQ(r.counts.not_compared, 0);
   }
   auto exe = engine->compile(p, CompileOptions{});
@@ -125,6 +126,30 @@ TEST(MpiEngine, LongFoldsToOneValueMoveChunkEdgesAndPartialsOnly) {
           // Fewer than one chunk of elements to the previous rank, and this
           // rank's chunk totals (at most all 7) to every other rank.
           EXPECT_LT(t.sent, uint64_t(chunk * 8 + 7 * 8 * (ranks - 1))) << text;
+        }
+    }
+}
+
+TEST(MpiEngine, LongLeftScansMoveChunkEdgesTotalsAndTheirResultsOnly) {
+  int64_t n = 100000, chunk = ReductionOrder::blocked().scan_chunk;
+  std::vector<double> xs = ramp(n, 1.0);
+  for (int64_t j = 0; j * chunk < n; ++j)
+    xs[size_t(j * chunk + 7)] += (j % 2 ? 1e16 : -1e16) * double(j + 1);
+  std::vector<Array> in = {array_of(xs, {n})};
+  for (int ranks = 2; ranks <= 4; ++ranks)
+    for (const char* text :
+         {"(program ((xs (array f64 1))) (scanl + 0.5 xs))",
+          "(program ((xs (array f64 1))) (scanl1 + xs))",
+          "(program ((xs (array f64 1))) (scanl' + 0.25 xs))",
+          "(program ((xs (array f64 1))) (scanl1 max (map (lambda (x) (* x x)) xs)))"}) {
+      Ran r = check_on(ranks, text, in);
+      for (const auto& rank : r.traffic)
+        for (const auto& [id, t] : rank) {
+          EXPECT_EQ(t.plan, "scan from carries") << text;
+          // A chunk's worth of input to the previous rank and of results
+          // back to the next (the output's blocks are not chunk-aligned), and
+          // this rank's totals (at most all 7) to every other rank.
+          EXPECT_LT(t.sent, uint64_t(2 * chunk * 8 + 7 * 8 * (ranks - 1))) << text;
         }
     }
 }
@@ -232,15 +257,16 @@ TEST(MpiEngine, ReportAndDumpPhasesShowEachKernelsExchange) {
                         " --engine mpi:2 --dump-phases --report " + report + " -o " +
                         (dir / "out.npy").string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  // blur's 3x3 stencil over a 12x16 f32 image: one row of 16 f32 each way.
-  EXPECT_NE(r.err.find("exchange (this rank): kernel 0 stencil: rows with halos, sent 64 B, "
-                       "received 64 B"),
+  // blur's 3x3 stencil over a 12x16 f32 image: one row of 16 f32 each way,
+  // summed over the two ranks.
+  EXPECT_NE(r.err.find("exchange (this process's ranks): kernel 0 stencil: rows with halos, "
+                       "sent 128 B, received 128 B"),
             std::string::npos)
       << r.err;
   std::ifstream in(report);
   std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  EXPECT_NE(json.find("\"exchange\": {\"plan\": \"rows with halos\", \"sent_bytes\": 64, "
-                      "\"received_bytes\": 64}"),
+  EXPECT_NE(json.find("\"exchange\": {\"plan\": \"rows with halos\", \"sent_bytes\": 128, "
+                      "\"received_bytes\": 128}"),
             std::string::npos)
       << json;
 }
