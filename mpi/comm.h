@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "core/launch.h"
+
 namespace strata::mpi {
 
 using Bytes = std::vector<std::byte>;
@@ -49,14 +51,6 @@ private:
 
 // `ranks` ranks as threads of this process: element r is rank r's.
 std::vector<std::unique_ptr<Comm>> make_thread_comms(int ranks);
-
-// The rank of this process and the number of ranks as the launcher (mpirun)
-// set them in the environment; {0, 1} when it was not started by one.
-struct Launch {
-  int rank = 0, size = 1;
-  bool launched = false;
-};
-Launch launch_from_environment();
 
 // MPI_COMM_WORLD of the processes mpirun started (MPI initialised on first
 // use, finalised at exit); null when this process was not started by a

@@ -1,18 +1,15 @@
 // `strata`: run, check and format Strata programs.
+#include <cstdio>
 #include <cstring>
 #include <iostream>
 
 #include "core/environment.h"
 #include "core/error.h"
+#include "core/launch.h"
 #include "core/version.h"
 #include "oracle/registry.h"
 #include "tools/commands.h"
 #include "tools/program_files.h"
-#if STRATA_TOOL_HAVE_MPI
-#include <cstdio>
-
-#include "mpi/comm.h"
-#endif
 
 namespace {
 
@@ -79,15 +76,13 @@ int main(int argc, char** argv) {
   }
   std::string command = argv[1];
   tool::Args args(argv + 2, argv + argc);
-#if STRATA_TOOL_HAVE_MPI
   // Under mpirun every rank runs the command (the ranks of `--engine mpi`);
   // rank 0 alone prints results and writes files. Errors, which the ranks
   // agree on, still reach standard error from every rank.
-  if (mpi::launch_from_environment().rank != 0) {
+  if (launch_from_environment().rank != 0) {
     if (!std::freopen("/dev/null", "w", stdout)) return 1;
     tool::set_secondary_rank();
   }
-#endif
   try {
     if (command == "--help" || command == "-h" || command == "help") {
       print_usage(std::cout);
