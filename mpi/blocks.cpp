@@ -45,6 +45,20 @@ Bytes pack(const Array& a) {
   return out;
 }
 
+Array unpack(const Type& elem, const Shape& shape, const Bytes& b) {
+  Array out = Array::allocate(elem, shape, false);
+  size_t offset = 0;
+  for (size_t l = 0; l < out.num_leaves(); ++l) {
+    size_t bytes = Array::leaf_bytes(shape, out.leaf_kind(l));
+    if (offset + bytes > b.size())
+      throw Error(ErrorKind::Resource, "mpi: an array of " + std::to_string(b.size()) +
+                                           " bytes is shorter than its shape");
+    if (bytes) std::memcpy(out.leaf(l).data(), b.data() + offset, bytes);
+    offset += bytes;
+  }
+  return out;
+}
+
 Array assemble(const Type& elem, const Shape& global, const std::vector<Bytes>& parts) {
   std::vector<Rows> rows;
   for (size_t s = 0; s < parts.size(); ++s)

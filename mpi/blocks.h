@@ -20,8 +20,9 @@ Rows block_rows(int64_t n, int ranks, int rank);
 
 // Rows [r.lo, r.hi) of `full` (rank >= 1), sharing its storage.
 Array row_block(const Array& full, Rows r);
-// The leaves' bytes, one after the other.
+// The leaves' bytes, one after the other, and back.
 Bytes pack(const Array& a);
+Array unpack(const Type& elem, const Shape& shape, const Bytes& b);
 // The array of `global` shape whose rows rank s holds in parts[s] (pack of
 // its block of block_rows(global[0], parts.size(), s)).
 Array assemble(const Type& elem, const Shape& global, const std::vector<Bytes>& parts);

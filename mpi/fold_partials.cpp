@@ -38,6 +38,14 @@ bool RankRunner::fold_partials(const Kernel& k, const kn::Fold& f) {
   Array mine = fetch_rows(Held{r.results[0], true, Shape{n}}, chunk_aligned(n, F));
 
   std::vector<ArrayId> reads = array_reads(g_, k);
+  // The arrays f and the seed read, as run_rows left them (gathered where
+  // they need to be whole; blocks read through their shape and size).
+  Names need = needs_whole(f.f, held_blocks(reads));
+  for (const std::string& a : needs_whole(f.seed, held_blocks(reads)))
+    need.insert(a);
+  Names blocks = gather_for(reads, need);
+  Lambda fn = localize(f.f, blocks);
+  ExpPtr seed = localize(f.seed, blocks);
   const Type elem = f.input.type.elem();
   auto var = [](const std::string& n) { return make_acc(ac::Var{n}); };
   ReductionOrder per_chunk = order;
@@ -50,9 +58,9 @@ bool RankRunner::fold_partials(const Kernel& k, const kn::Fold& f) {
     if (full > 0) {
       Array rows_of_chunks = view_as(mine, Shape{full, F});
       parts.push_back(pack(run(
-          "chunk totals", k, reads, {}, {{"mpi__chunks", rows_of_chunks}},
+          "chunk totals", k, reads, blocks, {{"mpi__chunks", rows_of_chunks}},
           [&] {
-            return make_acc(ac::Fold{f.f, nullptr, var("mpi__chunks")});
+            return make_acc(ac::Fold{fn, nullptr, var("mpi__chunks")});
           },
           &per_chunk)[0]));
       rows.push_back(Rows{0, full});
@@ -60,9 +68,9 @@ bool RankRunner::fold_partials(const Kernel& k, const kn::Fold& f) {
     if (tail > 0) {
       Array last = row_block(mine, Rows{full * F, mine.size()});
       parts.push_back(pack(run(
-          "last chunk total", k, reads, {}, {{"mpi__chunk", last}},
+          "last chunk total", k, reads, blocks, {{"mpi__chunk", last}},
           [&] {
-            return make_acc(ac::Fold{f.f, nullptr, var("mpi__chunk")});
+            return make_acc(ac::Fold{fn, nullptr, var("mpi__chunk")});
           },
           &per_chunk)[0]));
       rows.push_back(Rows{full, full + 1});
@@ -87,9 +95,9 @@ bool RankRunner::fold_partials(const Kernel& k, const kn::Fold& f) {
     Array t = assemble_rows(elem, Shape{at}, all, rows);
     ReductionOrder canonical = ReductionOrder::canonical();
     result = run(
-        "combine partials", k, reads, {}, {{"mpi__totals", t}},
+        "combine partials", k, reads, blocks, {{"mpi__totals", t}},
         [&] {
-          return make_acc(ac::Fold{f.f, f.seed, var("mpi__totals")});
+          return make_acc(ac::Fold{fn, seed, var("mpi__totals")});
         },
         &canonical)[0];
   });

@@ -126,6 +126,22 @@ Names needs_whole(const ExpPtr& e, const Names& blocks, const std::string& align
   return out;
 }
 
+Names uses(const ExpPtr& e, const Names& names) {
+  Names out;
+  std::function<void(const Exp&)> visit = [&](const Exp& x) {
+    for_each_child(x, visit, [&](const Acc& a) {
+      const auto* v = std::get_if<ac::Var>(&a.node);
+      if (v && names.count(v->name)) out.insert(v->name);
+    });
+  };
+  if (e) visit(*e);
+  return out;
+}
+
+Names uses(const Lambda& f, const Names& names) {
+  return uses(f.body, names);
+}
+
 Names needs_whole(const Lambda& f, const Names& blocks, const std::string& aligned) {
   return needs_whole(f.body, blocks, aligned);
 }

@@ -27,6 +27,10 @@ using Names = std::set<std::string>;
 Names needs_whole(const ExpPtr& e, const Names& blocks, const std::string& aligned = "");
 Names needs_whole(const Lambda& f, const Names& blocks, const std::string& aligned = "");
 
+// The arrays of `names` that `e` (f's body) mentions in any way.
+Names uses(const ExpPtr& e, const Names& names);
+Names uses(const Lambda& f, const Names& names);
+
 // `e` reading the arrays in `blocks` as blocks: shape and size from the
 // parameters A__shape, A__size; (! A aligned) becomes (! A local_index).
 // needs_whole(e, blocks, aligned) must be empty.

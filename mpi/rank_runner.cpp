@@ -126,6 +126,8 @@ void RankRunner::compute(const Kernel& k) {
     done = stencil_halo(k, *st);
   } else if (const auto* sc = std::get_if<kn::Scan>(&k.body)) {
     done = scan_carries(k, *sc);
+  } else if (const auto* p = std::get_if<kn::Permute>(&k.body)) {
+    done = permute_in_order(k, *p);
   }
   if (!done) whole_kernel(k);
   KernelExchange& t = s_.traffic[k.id];

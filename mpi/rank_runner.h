@@ -2,7 +2,8 @@
 // runner of fusion/graph_run.h for the mpi engine. Each plan is a file:
 // rows and whole kernels (rank_runner.cpp), folds to one value from
 // per-rank partials (fold_partials.cpp), left scans of one row from chunk
-// carries (scan_carries.cpp), stencils with halos (stencil_halo.cpp).
+// carries (scan_carries.cpp), stencils with halos (stencil_halo.cpp),
+// permutes combined in order along the ranks (permute_in_order.cpp).
 #pragma once
 
 #include <functional>
@@ -133,6 +134,7 @@ private:
   bool fold_partials(const Kernel& k, const kn::Fold& f);
   bool stencil_halo(const Kernel& k, const kn::Stencil& st);
   bool scan_carries(const Kernel& k, const kn::Scan& sc);
+  bool permute_in_order(const Kernel& k, const kn::Permute& p);
 
   AccPtr ref(ArrayId id) const;
   AccPtr whole_body(const Kernel& k) const;

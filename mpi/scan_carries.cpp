@@ -73,6 +73,14 @@ bool RankRunner::scan_carries(const Kernel& k, const kn::Scan& sc) {
   std::vector<Rows> have = chunk_aligned(n, S);
   Array mine = fetch_rows(Held{r.results[0], true, Shape{n}}, have);
   std::vector<ArrayId> reads = array_reads(g_, k);
+  // The arrays f and the seed read, as run_rows left them (gathered where
+  // they need to be whole; blocks read through their shape and size).
+  Names need = needs_whole(sc.f, held_blocks(reads));
+  for (const std::string& a : needs_whole(sc.seed, held_blocks(reads)))
+    need.insert(a);
+  Names blocks = gather_for(reads, need);
+  Lambda fn = localize(sc.f, blocks);
+  ExpPtr seed = localize(sc.seed, blocks);
   const Type elem = sc.input.type.elem();
   ReductionOrder per_chunk = order;
   per_chunk.fold_chunked_from = 1; // every row one chunk: fold1 gives its total
@@ -93,9 +101,9 @@ bool RankRunner::scan_carries(const Kernel& k, const kn::Scan& sc) {
       return;
     }
     totals = run(
-        "chunk totals", k, reads, {}, {{"mpi__chunks", view_as(mine, Shape{totalled, S})}},
+        "chunk totals", k, reads, blocks, {{"mpi__chunks", view_as(mine, Shape{totalled, S})}},
         [&] {
-          return make_acc(ac::Fold{sc.f, nullptr, var("mpi__chunks")});
+          return make_acc(ac::Fold{fn, nullptr, var("mpi__chunks")});
         },
         &per_chunk)[0];
   });
@@ -114,10 +122,10 @@ bool RankRunner::scan_carries(const Kernel& k, const kn::Scan& sc) {
     }
     Array t = assemble_rows(elem, Shape{at}, all, rows);
     carries = run(
-        "carries", k, reads, {}, {{"mpi__totals", t}},
+        "carries", k, reads, blocks, {{"mpi__totals", t}},
         [&] {
-          return make_acc(ac::Scan{scanl1 ? ac::ScanKind::Scanl1 : ac::ScanKind::Scanl, sc.f,
-                                   sc.seed, var("mpi__totals")});
+          return make_acc(ac::Scan{scanl1 ? ac::ScanKind::Scanl1 : ac::ScanKind::Scanl, fn, seed,
+                                   var("mpi__totals")});
         },
         &canonical)[0];
     // 3. This rank's chunks, each scanned from its carry (scanl1's chunk 0
@@ -131,9 +139,9 @@ bool RankRunner::scan_carries(const Kernel& k, const kn::Scan& sc) {
       int64_t skip = 0;
       if (scanl1 && j == 0) {
         res = run(
-            "first chunk", k, reads, {}, {{"mpi__chunk", chunk}},
+            "first chunk", k, reads, blocks, {{"mpi__chunk", chunk}},
             [&] {
-              return make_acc(ac::Scan{ac::ScanKind::Scanl1, sc.f, nullptr, var("mpi__chunk")});
+              return make_acc(ac::Scan{ac::ScanKind::Scanl1, fn, nullptr, var("mpi__chunk")});
             },
             &canonical)[0];
       } else {
@@ -141,8 +149,9 @@ bool RankRunner::scan_carries(const Kernel& k, const kn::Scan& sc) {
         for (size_t l = 0; l < carry.num_leaves(); ++l)
           carry.write(l, 0, carries.read(l, scanl1 ? j - 1 : j));
         res = run(
-            "chunk from its carry", k, reads, {}, {{"mpi__chunk", chunk}, {"mpi__carry", carry}},
-            [&] { return scan_from_carry(sc.f); }, &canonical)[0];
+            "chunk from its carry", k, reads, blocks,
+            {{"mpi__chunk", chunk}, {"mpi__carry", carry}}, [&] { return scan_from_carry(fn); },
+            &canonical)[0];
         skip = 1;
       }
       for (size_t l = 0; l < scanned.num_leaves(); ++l)
@@ -181,10 +190,10 @@ bool RankRunner::scan_carries(const Kernel& k, const kn::Scan& sc) {
     return out;
   });
   int64_t scan_n = prime ? n : out_n;
-  std::vector<Rows> blocks;
+  std::vector<Rows> out_blocks;
   for (int d = 0; d < ranks; ++d)
-    blocks.push_back(block_rows(scan_n, ranks, d));
-  Array result = fetch_rows(produced, Shape{out_n}, made, blocks);
+    out_blocks.push_back(block_rows(scan_n, ranks, d));
+  Array result = fetch_rows(produced, Shape{out_n}, made, out_blocks);
   plan_ = "scan from carries";
   set(k.outputs[0], Held{result, true, Shape{scan_n}});
   if (prime) {

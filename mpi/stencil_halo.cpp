@@ -24,8 +24,13 @@ bool RankRunner::stencil_halo(const Kernel& k, const kn::Stencil& st) {
   Names need = needs_whole(st.f, blocks);
   for (const std::string& n : needs_whole(st.boundary.constant, blocks))
     need.insert(n);
-  if (need.count(name(st.input))) return false;
-  gather_for(reads, need);
+  // The function sees the input through its window only: any other use of
+  // it (its shape too) would see the extended block.
+  if (!uses(st.f, {name(st.input)}).empty() ||
+      !uses(st.boundary.constant, {name(st.input)}).empty())
+    return false;
+  blocks = gather_for(reads, need);
+  blocks.erase(name(st.input)); // passed as the extended block
 
   int ranks = comm_.size(), me = comm_.rank();
   int64_t n = in.global[0], r = st.window.at(0) / 2;
@@ -45,7 +50,7 @@ bool RankRunner::stencil_halo(const Kernel& k, const kn::Stencil& st) {
     Extra extra = {{name(st.input), extended},
                    {"mpi__off", i64_array(mine.lo - want[size_t(me)].lo)},
                    {kShapeParam, index_array(local)}};
-    results = run("stencil rows", k, reads, {}, extra, [&] {
+    results = run("stencil rows", k, reads, blocks, extra, [&] {
       auto the = [](const std::string& a) { return make_exp(ex::The{make_acc(ac::Var{a})}); };
       auto i = [] { return make_exp(ex::Var{"mpi__i"}); };
       std::vector<ExpPtr> at;
@@ -57,8 +62,10 @@ bool RankRunner::stencil_halo(const Kernel& k, const kn::Stencil& st) {
       Lambda keep;
       keep.params = {Param{"mpi__i", Type::index(rank), {}, true}};
       keep.body = make_exp(ex::Read{make_acc(ac::Var{"mpi__s"}), make_exp(ex::Index{at})});
-      AccPtr stencil =
-          make_acc(ac::Stencil{st.window, st.boundary, st.f, make_acc(ac::Var{name(st.input)})});
+      ac::Boundary boundary = st.boundary;
+      boundary.constant = localize(st.boundary.constant, blocks);
+      AccPtr stencil = make_acc(ac::Stencil{st.window, boundary, localize(st.f, blocks),
+                                            make_acc(ac::Var{name(st.input)})});
       return make_acc(ac::Alet{{ac::Binding{"mpi__s", stencil, {}}},
                                make_acc(ac::Generate{the(kShapeParam), keep})});
     });

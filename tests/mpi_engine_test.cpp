@@ -154,6 +154,69 @@ TEST(MpiEngine, LongLeftScansMoveChunkEdgesTotalsAndTheirResultsOnly) {
     }
 }
 
+TEST(MpiEngine, SmallPermutesCombineInSourceOrderAlongTheRanks) {
+  int64_t n = 5000;
+  // Large values of both signs: float sums in any other order differ.
+  std::vector<double> xs = ramp(n, 1.0);
+  for (int64_t i = 0; i < n; i += 97)
+    xs[size_t(i)] += (i % 2 ? 1e16 : -1e16) * double(i % 13 + 1);
+  std::vector<Array> in = {array_of(xs, {n})};
+  for (int ranks = 2; ranks <= 4; ++ranks)
+    for (const char* text :
+         {"(program ((xs (array f64 1)))"
+          "  (permute + (fill (ix 16) 0.5) (lambda (i) (ix (rem (proj 0 i) 16))) xs))",
+          // the last source element in row-major order wins; odd ones ignored
+          "(program ((xs (array f64 1)))"
+          "  (permute (lambda (new old) new) (fill (ix 7) 0.0)"
+          "    (lambda (i) (if (== (rem (proj 0 i) 2) 0) (ix (rem (proj 0 i) 7)) (ignore 1))) xs))",
+          "(program ((xs (array f64 1)))"
+          "  (permute (lambda (a b) (- (* 0.5 a) b)) (fill (ix 3) 1.0)"
+          "    (lambda (i) (ix (rem (proj 0 i) 3))) (map (lambda (x) (* x 3.0)) xs)))"}) {
+      Ran r = check_on(ranks, text, in);
+      for (const auto& rank : r.traffic)
+        for (const auto& [id, t] : rank) {
+          EXPECT_EQ(t.plan, "permute in order along the ranks") << text;
+          // The result (at most 16 f64) to the next rank and to every rank.
+          EXPECT_LE(t.sent, uint64_t(16 * 8 * ranks)) << text;
+        }
+    }
+  // A target out of range on some rank: the interpreter's error.
+  check_on(3,
+           "(program ((xs (array f64 1)))"
+           "  (permute + (fill (ix 16) 0.0) (lambda (i) (ix (- 4900 (proj 0 i)))) xs))",
+           in);
+}
+
+// Found by `strata fuzz --engine mpi:2`: a plan's own programs (chunk
+// totals, carries, defaults, halo rows) must pass the arrays its functions
+// read, blocks through their whole shape and size, the rest gathered.
+TEST(MpiEngine, FunctionsAndSeedsReadingOtherArraysSeeThemWhole) {
+  int64_t n = 70000;
+  std::vector<Array> in = {array_of(ramp(n, 1.0), {n}), array_of(ramp(n, 0.25), {n})};
+  for (int ranks = 2; ranks <= 3; ++ranks)
+    for (const char* text :
+         {"(program ((xs (array f64 1)) (ys (array f64 1)))"
+          "  (fold + (cast f64 (size ys)) xs))",
+          "(program ((xs (array f64 1)) (ys (array f64 1)))"
+          "  (fold (lambda (a x) (+ a (* x (! ys (ix 3))))) (! ys (ix 69999)) xs))",
+          "(program ((xs (array f64 1)) (ys (array f64 1)))"
+          "  (scanl (lambda (a x) (max a (- x (cast f64 (size ys))))) (! ys (ix 5)) xs))",
+          "(program ((xs (array f64 1)) (ys (array f64 1)))"
+          "  (permute (lambda (a b) (+ a (+ b (! ys (ix 7))))) (fill (ix 4) (cast f64 (size ys)))"
+          "    (lambda (i) (ix (rem (proj 0 i) 4))) xs))"}) {
+      Ran r = check_on(ranks, text, in);
+      for (const auto& rank : r.traffic)
+        for (const auto& [id, t] : rank)
+          EXPECT_NE(t.plan.rfind("whole", 0), 0u) << text << ": " << t.plan;
+    }
+  std::vector<Array> m = {array_of(ramp(40 * 11, 1.0), {40, 11}), array_of(ramp(n, 0.25), {n})};
+  check_on(3,
+           "(program ((m (array f64 2)) (ys (array f64 1)))"
+           "  (stencil (3 3) (constant (! ys (ix 2)))"
+           "    (lambda (nb) (+ (at nb -1 1) (cast f64 (size ys)))) m))",
+           m);
+}
+
 TEST(MpiEngine, StencilsMoveOnlyTheirHalos) {
   int64_t rows = 40, cols = 11;
   std::vector<Array> in = {array_of(ramp(rows * cols, 1.0), {rows, cols})};
