@@ -117,7 +117,10 @@ void RankRunner::compute(const Kernel& k) {
   uint64_t sent = comm_.sent_bytes(), received = comm_.received_bytes();
   gathered_.clear();
   bool done = false;
-  if (const Delayed* d = rows_input(k)) {
+  const auto* generate = std::get_if<kn::Generate>(&k.body);
+  if (generate && gather_exchange(k, generate->body)) {
+    done = true;
+  } else if (const Delayed* d = rows_input(k)) {
     rows_kernel(k, *d);
     done = true;
   } else if (const auto* f = std::get_if<kn::Fold>(&k.body)) {

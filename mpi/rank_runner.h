@@ -3,7 +3,8 @@
 // rows and whole kernels (rank_runner.cpp), folds to one value from
 // per-rank partials (fold_partials.cpp), left scans of one row from chunk
 // carries (scan_carries.cpp), stencils with halos (stencil_halo.cpp),
-// permutes combined in order along the ranks (permute_in_order.cpp).
+// permutes combined in order along the ranks (permute_in_order.cpp),
+// gathers by request and reply (gather_exchange.cpp).
 #pragma once
 
 #include <functional>
@@ -135,6 +136,7 @@ private:
   bool stencil_halo(const Kernel& k, const kn::Stencil& st);
   bool scan_carries(const Kernel& k, const kn::Scan& sc);
   bool permute_in_order(const Kernel& k, const kn::Permute& p);
+  bool gather_exchange(const Kernel& k, const Delayed& d);
 
   AccPtr ref(ArrayId id) const;
   AccPtr whole_body(const Kernel& k) const;

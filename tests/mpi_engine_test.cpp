@@ -235,17 +235,38 @@ TEST(MpiEngine, StencilsMoveOnlyTheirHalos) {
     }
 }
 
-TEST(MpiEngine, ReadsAtOtherRowsGatherWhatTheyRead) {
+TEST(MpiEngine, GathersAtComputedIndicesMoveOnlyTheElementsRead) {
   int64_t n = 101;
   std::vector<Array> in = {array_of(ramp(n, 1.0), {n})};
-  Ran r =
-      check_on(3,
-               "(program ((xs (array f64 1)))"
-               "  (backpermute (shape xs) (lambda (i) (ix (- (- (size xs) 1) (proj 0 i)))) xs))",
-               in);
-  for (const auto& rank : r.traffic)
-    for (const auto& [id, t] : rank)
-      EXPECT_EQ(t.plan, "rows after gathering xs");
+  for (int ranks = 2; ranks <= 4; ++ranks) {
+    // Reversal: each element from the rank holding the mirrored row, by
+    // request (8 bytes) and reply (the element).
+    Ran r = check_on(ranks,
+                     "(program ((xs (array f64 1)))"
+                     "  (backpermute (shape xs) (lambda (i) (ix (- (- (size xs) 1) (proj 0 i))))"
+                     "    xs))",
+                     in);
+    for (int k = 0; k < ranks; ++k)
+      for (const auto& [id, t] : r.traffic[size_t(k)]) {
+        EXPECT_EQ(t.plan, "rows by request and reply");
+        uint64_t own = uint64_t(mpi::block_rows(n, ranks, k).count());
+        EXPECT_LE(t.sent, 2 * own * 8) << ranks << " ranks, rank " << k;
+      }
+    // Indices read from another array, one out of range on some rank: the
+    // interpreter's bounds error.
+    check_on(ranks,
+             "(program ((xs (array f64 1)))"
+             "  (generate (ix 50) (lambda (i) (! xs (ix (* 3 (proj 0 i)))))))",
+             in);
+    // A read in a larger expression gathers the array instead.
+    r = check_on(ranks,
+                 "(program ((xs (array f64 1)))"
+                 "  (generate (ix 50) (lambda (i) (+ 1.0 (! xs (ix (* 2 (proj 0 i))))))))",
+                 in);
+    for (const auto& rank : r.traffic)
+      for (const auto& [id, t] : rank)
+        EXPECT_EQ(t.plan, "rows after gathering xs");
+  }
 }
 
 TEST(MpiEngine, ScansStencilsPermutesLoopsAndBranchesAgreeAtEveryRankCount) {
