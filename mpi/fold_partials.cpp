@@ -40,10 +40,7 @@ bool RankRunner::fold_partials(const Kernel& k, const kn::Fold& f) {
   std::vector<ArrayId> reads = array_reads(g_, k);
   // The arrays f and the seed read, as run_rows left them (gathered where
   // they need to be whole; blocks read through their shape and size).
-  Names need = needs_whole(f.f, held_blocks(reads));
-  for (const std::string& a : needs_whole(f.seed, held_blocks(reads)))
-    need.insert(a);
-  Names blocks = gather_for(reads, need);
+  Names blocks = function_blocks(reads, f.f, f.seed);
   Lambda fn = localize(f.f, blocks);
   ExpPtr seed = localize(f.seed, blocks);
   const Type elem = f.input.type.elem();

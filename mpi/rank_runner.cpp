@@ -186,6 +186,14 @@ Names RankRunner::gather_for(const std::vector<ArrayId>& reads, const Names& nee
   return blocks;
 }
 
+Names RankRunner::function_blocks(const std::vector<ArrayId>& reads, const Lambda& f,
+                                  const ExpPtr& seed) {
+  Names need = needs_whole(f, held_blocks(reads));
+  for (const std::string& a : needs_whole(seed, held_blocks(reads)))
+    need.insert(a);
+  return gather_for(reads, need);
+}
+
 Array RankRunner::fetch_rows(const Held& h, const std::vector<Rows>& want) {
   std::vector<Rows> have;
   for (int s = 0; s < comm_.size(); ++s)

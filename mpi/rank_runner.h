@@ -87,6 +87,9 @@ private:
   void gather(const std::vector<ArrayId>& ids);
   // Gathers the arrays of `reads` named in `need`; returns the blocks left.
   Names gather_for(const std::vector<ArrayId>& reads, const Names& need);
+  // gather_for what a reduction's function and seed read other than through
+  // shape and size (run_rows has gathered it already: no exchange).
+  Names function_blocks(const std::vector<ArrayId>& reads, const Lambda& f, const ExpPtr& seed);
   // Rows want[d] of the array held in blocks as `h`, for every rank d (the
   // same list on every rank): each rank sends the rows of its block that
   // others want; returns this rank's, want[rank()].

@@ -75,10 +75,7 @@ bool RankRunner::scan_carries(const Kernel& k, const kn::Scan& sc) {
   std::vector<ArrayId> reads = array_reads(g_, k);
   // The arrays f and the seed read, as run_rows left them (gathered where
   // they need to be whole; blocks read through their shape and size).
-  Names need = needs_whole(sc.f, held_blocks(reads));
-  for (const std::string& a : needs_whole(sc.seed, held_blocks(reads)))
-    need.insert(a);
-  Names blocks = gather_for(reads, need);
+  Names blocks = function_blocks(reads, sc.f, sc.seed);
   Lambda fn = localize(sc.f, blocks);
   ExpPtr seed = localize(sc.seed, blocks);
   const Type elem = sc.input.type.elem();
