@@ -11,10 +11,7 @@
 namespace strata {
 namespace fs = std::filesystem;
 
-namespace {
-
-// ".NAME.tmp-PID-N" beside `path`: no other writer, thread or process, uses it.
-std::string temp_beside(const std::string& path) {
+std::string temp_path_beside(const std::string& path) {
   static std::atomic<uint64_t> counter{0};
   fs::path p(path);
   std::string name = "." + p.filename().string() + ".tmp-" + std::to_string(::getpid()) + "-" +
@@ -22,9 +19,15 @@ std::string temp_beside(const std::string& path) {
   return (p.parent_path() / name).string();
 }
 
-} // namespace
+void replace_with_temp(const std::string& temp, const std::string& path) {
+  std::error_code ec;
+  fs::perms perms = fs::status(path, ec).permissions();
+  if (!ec && perms != fs::perms::unknown) fs::permissions(temp, perms, ec);
+  if (std::rename(temp.c_str(), path.c_str()) != 0)
+    throw Error(ErrorKind::Input, path + ": cannot replace: " + std::strerror(errno));
+}
 
-AtomicFile::AtomicFile(std::string path) : path_(std::move(path)), temp_(temp_beside(path_)) {
+AtomicFile::AtomicFile(std::string path) : path_(std::move(path)), temp_(temp_path_beside(path_)) {
   file_ = std::fopen(temp_.c_str(), "wb");
   if (!file_) fail(std::string("cannot open for writing: ") + std::strerror(errno));
 }
@@ -49,11 +52,7 @@ void AtomicFile::commit() {
   int closed = std::fclose(file_);
   file_ = nullptr;
   if (closed != 0) fail(std::string("write error: ") + std::strerror(errno));
-  std::error_code ec;
-  fs::perms perms = fs::status(path_, ec).permissions();
-  if (!ec && perms != fs::perms::unknown) fs::permissions(temp_, perms, ec);
-  if (std::rename(temp_.c_str(), path_.c_str()) != 0)
-    fail(std::string("cannot replace: ") + std::strerror(errno));
+  replace_with_temp(temp_, path_);
   temp_.clear();
 }
 

@@ -35,6 +35,13 @@ private:
   std::FILE* file_ = nullptr;
 };
 
+// A fresh temporary name beside `path` (".NAME.tmp-PID-N"): no other writer,
+// thread or process, uses it.
+std::string temp_path_beside(const std::string& path);
+// Renames the written and flushed `temp` over `path`, keeping an existing
+// target's permissions; an `input` error naming `path` when it cannot.
+void replace_with_temp(const std::string& temp, const std::string& path);
+
 // `contents` as the whole of `path`, atomically (above).
 void write_file_atomically(const std::string& path, std::string_view contents);
 

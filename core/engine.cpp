@@ -1,6 +1,8 @@
 #include "core/engine.h"
 
 #include "core/error.h"
+#include "core/launch.h"
+#include "core/npy.h"
 
 namespace strata {
 
@@ -8,6 +10,22 @@ void require_no_target(const CompileOptions& options, const std::string& engine)
   if (!options.target.empty())
     throw Error(ErrorKind::Usage, "engine `" + engine + "` compiles for this machine only, not `" +
                                       options.target + "`");
+}
+
+std::vector<Array> Executable::run_files(const std::vector<NpyRowsReader>& inputs,
+                                         const std::vector<std::string>& outputs) {
+  std::vector<Array> whole;
+  for (const NpyRowsReader& r : inputs)
+    whole.push_back(r.read_all());
+  std::vector<Array> results = run(whole);
+  if (outputs.empty()) return results;
+  if (outputs.size() != results.size())
+    throw Error(ErrorKind::Usage, std::to_string(outputs.size()) + " output files for " +
+                                      std::to_string(results.size()) + " results");
+  if (launch_from_environment().rank == 0)
+    for (size_t i = 0; i < results.size(); ++i)
+      write_npy(outputs[i], results[i]);
+  return {};
 }
 
 } // namespace strata

@@ -14,6 +14,7 @@
 
 #include "core/array.h"
 #include "core/ir.h"
+#include "core/npy_rows.h"
 #include "core/reduction_order.h"
 
 namespace strata {
@@ -88,6 +89,16 @@ public:
   // an awhile's iterations, the plan rank 0's; empty for the engines of one
   // machine.
   virtual std::map<int, KernelExchange> kernel_exchange() const { return {}; }
+  // `run` on inputs in `.npy` files, opened for reading by rows: the results
+  // are returned, or, where `outputs` is not empty (one path per result),
+  // written to those files instead (and none returned). For an engine whose
+  // processes each hold some rows of the large arrays
+  // (Engine::reads_files_by_rows: the mpi engine reads and writes only the
+  // rows each rank holds; docs/mpi.md). The default reads every input
+  // whole, runs, and writes each result whole (rank 0 of a launch alone,
+  // core/launch.h: the other ranks computed the same).
+  virtual std::vector<Array> run_files(const std::vector<NpyRowsReader>& inputs,
+                                       const std::vector<std::string>& outputs);
 };
 
 class Engine {
@@ -103,6 +114,9 @@ public:
   // ("a GPU architecture with --arch sm_XX"); empty: it compiles for this
   // machine only.
   virtual std::string target_help() const { return ""; }
+  // Whether its executables' run_files reads and writes by rows, so that a
+  // tool should give it files rather than arrays read whole.
+  virtual bool reads_files_by_rows() const { return false; }
 };
 
 // For the engines that compile for this machine only: a CompileOptions::target

@@ -1,7 +1,5 @@
 #include "core/npy.h"
 
-#include "core/atomic_file.h"
-
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -16,9 +14,9 @@
 
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/npy_detail.h"
 
-namespace strata {
-namespace {
+namespace strata::npy_detail {
 
 static_assert(std::endian::native == std::endian::little,
               ".npy I/O copies little-endian data as is; a big-endian host needs byte swaps");
@@ -258,14 +256,6 @@ std::optional<uint64_t> void_size(std::string_view s) {
   return n;
 }
 
-// Where each scalar leaf of the element type sits inside one file record.
-struct Layout {
-  Type type;
-  std::vector<ScalarKind> kinds;
-  std::vector<size_t> offsets;
-  size_t itemsize = 0;
-};
-
 Type layout_of_descr(const PyValue& d, Layout& lay, const std::string& what);
 
 Type layout_of_fields(const PyValue& list, Layout& lay, const std::string& what) {
@@ -323,13 +313,6 @@ Layout packed_layout(const Type& elem) {
 
 // ---------------------------------------------------------------------------
 // The header dict as a whole
-
-struct Header {
-  Layout layout;
-  Shape shape;
-  int64_t count = 0;       // number of elements
-  uint64_t data_bytes = 0; // count * itemsize
-};
 
 const PyValue& dict_entry(const PyValue& dict, std::string_view key, const std::string& what) {
   for (size_t i = 0; i < dict.keys.size(); ++i)
@@ -390,12 +373,6 @@ Header parse_header(std::string_view text, const std::string& what) {
 
 // ---------------------------------------------------------------------------
 // The fixed part before the header: magic, version, header length
-
-struct Preamble {
-  int major = 1;
-  size_t prefix_len = 10; // magic + version + header length
-  uint64_t header_len = 0;
-};
 
 // `first` holds the first 12 bytes of the file, or all of it when shorter.
 Preamble parse_preamble(std::string_view first, const std::string& what) {
@@ -468,18 +445,16 @@ void check_bools(const std::byte* p, int64_t first, int64_t n, const std::string
   }
 }
 
-// Scatters records [first, first+n) from `src` into the leaves of `a`.
 void scatter_records(const std::byte* src, int64_t first, int64_t n, const Layout& lay,
-                     const Array& a, const std::string& what) {
+                     const Array& a, const std::string& what, int64_t file_first) {
   for (size_t l = 0; l < lay.kinds.size(); ++l) {
     size_t sz = scalar_size(lay.kinds[l]);
     std::byte* dst = a.leaf(l).data() + size_t(first) * sz;
     copy_strided(dst, sz, src + lay.offsets[l], lay.itemsize, n, sz);
-    if (lay.kinds[l] == ScalarKind::Bool) check_bools(dst, first, n, what);
+    if (lay.kinds[l] == ScalarKind::Bool) check_bools(dst, file_first + first, n, what);
   }
 }
 
-// Gathers elements [first, first+n) of `a` into packed records at `dst`.
 void gather_records(std::byte* dst, int64_t first, int64_t n, const Layout& lay, const Array& a) {
   for (size_t l = 0; l < lay.kinds.size(); ++l) {
     size_t sz = scalar_size(lay.kinds[l]);
@@ -518,19 +493,19 @@ std::string shape_repr(const Shape& sh) {
 }
 
 // The header dict text exactly as NumPy writes it (keys sorted, growth room).
-std::string header_dict(const Array& a) {
-  std::string s = "{'descr': " + descr_of(a.elem_type()) +
-                  ", 'fortran_order': False, 'shape': " + shape_repr(a.shape()) + ", }";
-  if (a.rank() > 0) s += std::string(kGrowthDigits - std::to_string(a.shape()[0]).size(), ' ');
+std::string header_dict(const Type& elem, const Shape& shape) {
+  std::string s = "{'descr': " + descr_of(elem) +
+                  ", 'fortran_order': False, 'shape': " + shape_repr(shape) + ", }";
+  if (!shape.empty()) s += std::string(kGrowthDigits - std::to_string(shape[0]).size(), ' ');
   return s;
 }
 
 // Magic, version, length and padded header: 1.0 when the length fits 16 bits.
-std::string header_bytes(const Array& a, const std::string& what) {
-  if (has_unit(a.elem_type()))
-    fail(what, "cannot write element type " + a.elem_type().str() +
-                   " as .npy: unit tuples have no NumPy dtype");
-  std::string dict = header_dict(a);
+std::string header_bytes(const Type& elem, const Shape& shape, const std::string& what) {
+  if (has_unit(elem))
+    fail(what,
+         "cannot write element type " + elem.str() + " as .npy: unit tuples have no NumPy dtype");
+  std::string dict = header_dict(elem, shape);
   for (int major : {1, 2}) {
     size_t prefix = major == 1 ? 10 : 12;
     size_t hlen = dict.size() + 1;
@@ -607,6 +582,20 @@ std::string read_all(std::FILE* f, const std::string& what) {
   return bytes;
 }
 
+Header read_header(std::FILE* f, uint64_t size, const std::string& what, uint64_t* data_at) {
+  std::string first(size_t(std::min<uint64_t>(size, 12)), '\0');
+  read_exact(f, first.data(), first.size(), what);
+  Preamble p = parse_preamble(first, what);
+  check_header_present(p, size, what);
+  std::string text(size_t(p.header_len), '\0');
+  if (fseeko(f, off_t(p.prefix_len), SEEK_SET) != 0) fail(what, "seek error: " + errno_text());
+  read_exact(f, text.data(), text.size(), what);
+  Header h = parse_header(text, what);
+  *data_at = p.prefix_len + p.header_len;
+  check_data_length(h, size - *data_at, what);
+  return h;
+}
+
 // Reads the data section straight into the leaves of a freshly allocated array.
 Array read_data(std::FILE* f, const Header& h, const std::string& what) {
   Array a = Array::allocate(h.layout.type, h.shape);
@@ -626,7 +615,10 @@ Array read_data(std::FILE* f, const Header& h, const std::string& what) {
   return a;
 }
 
-} // namespace
+} // namespace strata::npy_detail
+
+namespace strata {
+using namespace npy_detail;
 
 Array parse_npy(std::string_view bytes, const std::string& what) {
   Preamble p = parse_preamble(bytes.substr(0, 12), what);
@@ -644,28 +636,20 @@ Array read_npy(const std::string& path) {
   File f = open_for_reading(path);
   std::optional<uint64_t> size = file_size(f.get());
   if (!size) return parse_npy(read_all(f.get(), path), path);
-  std::string first(size_t(std::min<uint64_t>(*size, 12)), '\0');
-  read_exact(f.get(), first.data(), first.size(), path);
-  Preamble p = parse_preamble(first, path);
-  check_header_present(p, *size, path);
-  std::string text(size_t(p.header_len), '\0');
-  if (fseeko(f.get(), off_t(p.prefix_len), SEEK_SET) != 0)
-    fail(path, "seek error: " + errno_text());
-  read_exact(f.get(), text.data(), text.size(), path);
-  Header h = parse_header(text, path);
-  check_data_length(h, *size - p.prefix_len - p.header_len, path);
+  uint64_t data_at = 0;
+  Header h = read_header(f.get(), *size, path, &data_at);
   return read_data(f.get(), h, path);
 }
 
 std::string encode_npy(const Array& a) {
-  std::string out = header_bytes(a, "encode_npy");
+  std::string out = header_bytes(a.elem_type(), a.shape(), "encode_npy");
   emit_data(a,
             [&](const std::byte* p, size_t n) { out.append(reinterpret_cast<const char*>(p), n); });
   return out;
 }
 
 void write_npy(const std::string& path, const Array& a) {
-  std::string header = header_bytes(a, path);
+  std::string header = header_bytes(a.elem_type(), a.shape(), path);
   AtomicFile f(path); // whole or not at all: a failure leaves no partial file
   f.write(header);
   emit_data(a, [&](const std::byte* p, size_t n) { f.write(p, n); });

@@ -156,11 +156,11 @@ Error wrong_input_count(size_t expected, size_t given, const SrcLoc& loc) {
                    std::to_string(given));
 }
 
-Error wrong_input_type(const std::string& param, const Type& expected, const Array& given,
-                       const SrcLoc& loc) {
+Error wrong_input_type(const std::string& param, const Type& expected, const Type& given,
+                       const Shape& shape, const SrcLoc& loc) {
   return Error(ErrorKind::Input, loc,
-               "parameter `" + param + "` expects " + expected.str() + ", given " +
-                   given.type().str() + " of shape " + shape_str(given.shape()));
+               "parameter `" + param + "` expects " + expected.str() + ", given " + given.str() +
+                   " of shape " + shape_str(shape));
 }
 
 } // namespace strata

@@ -85,7 +85,7 @@ std::vector<int64_t> foldseg_segment_starts(const int64_t* lengths, int64_t coun
 // "the program takes 2 input(s), given 1"
 Error wrong_input_count(size_t expected, size_t given, const SrcLoc& loc);
 // "parameter `xs` expects (array f32 1), given (array i32 1) of shape (3)"
-Error wrong_input_type(const std::string& param, const Type& expected, const Array& given,
-                       const SrcLoc& loc);
+Error wrong_input_type(const std::string& param, const Type& expected, const Type& given,
+                       const Shape& shape, const SrcLoc& loc);
 
 } // namespace strata

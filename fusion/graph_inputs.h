@@ -4,6 +4,7 @@
 // the same error everywhere.
 #pragma once
 
+#include <utility>
 #include <vector>
 
 #include "core/array.h"
@@ -14,5 +15,9 @@ namespace strata {
 // Throws Error(Input) when `inputs` do not match the graph's parameters in
 // number and type.
 void check_graph_inputs(const KernelGraph& graph, const std::vector<Array>& inputs);
+// The same for inputs known by type and shape before they are read (an
+// engine reading them by rows, docs/mpi.md).
+void check_graph_input_types(const KernelGraph& graph,
+                             const std::vector<std::pair<Type, Shape>>& inputs);
 
 } // namespace strata

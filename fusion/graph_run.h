@@ -29,7 +29,8 @@
 //   void compute(const Kernel&);                 any kernel but Loop and Branch
 //   bool condition(const Kernel&, const kn::Branch&);
 //   bool loop_continues(ArrayId cond_result);    reads an awhile's condition
-//   Array result(ArrayId);                       an output (R may download it)
+//   Array result(ArrayId);                       an output (R may download it;
+//                                                not for run_kernel_graph_bound)
 // and may provide:
 //   void drop(ArrayId);                          a loop's condition and `next` arrays
 //                                                are no longer needed under that id
@@ -78,16 +79,25 @@ public:
 
   std::vector<Array> run(const std::vector<Array>& inputs) {
     check_graph_inputs(g_, inputs);
-    for (size_t i = 0; i < inputs.size(); ++i)
-      r_.set(g_.inputs[i], r_.bind_input(inputs[i]));
-    for (size_t i = 0; i < g_.arrays.size(); ++i)
-      if (g_.arrays[i].origin == ManifestArray::Origin::Literal)
-        r_.set(ArrayId(i), r_.bind_input(g_.arrays[i].literal));
-    block(g_.body);
+    std::vector<Value> bound;
+    for (const Array& a : inputs)
+      bound.push_back(r_.bind_input(a));
+    run_bound(std::move(bound));
     std::vector<Array> out;
     for (ArrayId id : g_.outputs)
       out.push_back(r_.result(id));
     return out;
+  }
+
+  // Steps 2-5 on inputs already checked and bound; the caller takes the
+  // outputs (r_.get of g_.outputs).
+  void run_bound(std::vector<Value> inputs) {
+    for (size_t i = 0; i < inputs.size(); ++i)
+      r_.set(g_.inputs[i], std::move(inputs[i]));
+    for (size_t i = 0; i < g_.arrays.size(); ++i)
+      if (g_.arrays[i].origin == ManifestArray::Origin::Literal)
+        r_.set(ArrayId(i), r_.bind_input(g_.arrays[i].literal));
+    block(g_.body);
   }
 
 private:
@@ -183,6 +193,19 @@ template <class Runner>
 std::vector<Array> run_kernel_graph(const KernelGraph& g, const std::vector<Array>& inputs,
                                     Runner& runner, KernelTimes* times = nullptr) {
   return GraphRun<Runner>(g, runner, times).run(inputs);
+}
+
+// The same on inputs the runner holds already (checked by the caller with
+// check_graph_input_types): returns the outputs as the runner holds them.
+template <class Runner>
+std::vector<typename Runner::Value>
+run_kernel_graph_bound(const KernelGraph& g, std::vector<typename Runner::Value> inputs,
+                       Runner& runner, KernelTimes* times = nullptr) {
+  GraphRun<Runner>(g, runner, times).run_bound(std::move(inputs));
+  std::vector<typename Runner::Value> out;
+  for (ArrayId id : g.outputs)
+    out.push_back(runner.get(id));
+  return out;
 }
 
 } // namespace strata

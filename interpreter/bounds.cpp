@@ -63,7 +63,8 @@ std::vector<BoundedArray> BoundEvaluator::run(const Program& p, const std::vecto
   for (size_t i = 0; i < inputs.size(); ++i) {
     const Param& param = p.params[i];
     if (inputs[i].type() != param.type)
-      throw wrong_input_type(param.name, param.type, inputs[i], param.loc);
+      throw wrong_input_type(param.name, param.type, inputs[i].type(), inputs[i].shape(),
+                             param.loc);
     arrays_.emplace_back(&param.name, BArrays::single(BoundedArray::exact(inputs[i])));
   }
   std::vector<BoundedArray> out;

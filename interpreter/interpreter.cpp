@@ -30,7 +30,8 @@ public:
     for (size_t i = 0; i < inputs.size(); ++i) {
       const Param& param = p.params[i];
       if (inputs[i].type() != param.type)
-        throw wrong_input_type(param.name, param.type, inputs[i], param.loc);
+        throw wrong_input_type(param.name, param.type, inputs[i].type(), inputs[i].shape(),
+                               param.loc);
       arrays_.emplace_back(&param.name, Arrays::single(inputs[i]));
     }
     std::vector<Array> out;

@@ -24,14 +24,36 @@ std::string take(const Bytes& b, size_t& at) {
   return s;
 }
 
+// A position and the calls it is inside (SrcLoc::via), innermost first.
+void put_loc(Bytes& b, const SrcLoc& loc) {
+  put(b, loc.file ? *loc.file : "");
+  put(b, std::to_string(loc.line));
+  put(b, std::to_string(loc.col));
+  put(b, loc.via ? "1" : "0");
+  if (!loc.via) return;
+  put(b, loc.via->function);
+  put_loc(b, loc.via->call);
+}
+
+SrcLoc take_loc(const Bytes& b, size_t& at) {
+  SrcLoc loc;
+  std::string file = take(b, at);
+  if (!file.empty()) loc.file = std::make_shared<const std::string>(file);
+  loc.line = std::stoi(take(b, at));
+  loc.col = std::stoi(take(b, at));
+  if (take(b, at) == "1") {
+    std::string function = take(b, at);
+    loc.via = std::make_shared<const CallSite>(CallSite{function, take_loc(b, at)});
+  }
+  return loc;
+}
+
 } // namespace
 
 Bytes encode_error(const Error& e) {
   Bytes b;
   put(b, std::to_string(int(e.kind())));
-  put(b, e.loc().file ? *e.loc().file : "");
-  put(b, std::to_string(e.loc().line));
-  put(b, std::to_string(e.loc().col));
+  put_loc(b, e.loc());
   put(b, e.message());
   put(b, e.context());
   return b;
@@ -40,11 +62,7 @@ Bytes encode_error(const Error& e) {
 Error decode_error(const Bytes& b) {
   size_t at = 0;
   auto kind = ErrorKind(std::stoi(take(b, at)));
-  std::string file = take(b, at);
-  SrcLoc loc;
-  if (!file.empty()) loc.file = std::make_shared<const std::string>(file);
-  loc.line = std::stoi(take(b, at));
-  loc.col = std::stoi(take(b, at));
+  SrcLoc loc = take_loc(b, at);
   std::string message = take(b, at);
   std::string context = take(b, at);
   return Error(kind, loc, message, context);

@@ -22,6 +22,19 @@ Rows block_rows(int64_t n, int ranks, int rank) {
   return Rows{lo, lo + q + (rank < m ? 1 : 0)};
 }
 
+bool held_in_blocks(const Type& elem, const Shape& shape, int ranks, int64_t min_bytes) {
+  size_t bytes = 0;
+  for (ScalarKind k : elem.leaves())
+    bytes += Array::leaf_bytes(shape, k);
+  return ranks > 1 && !shape.empty() && bytes >= size_t(min_bytes);
+}
+
+Held hold(const Array& a, int ranks, int rank, int64_t min_bytes) {
+  if (held_in_blocks(a.elem_type(), a.shape(), ranks, min_bytes))
+    return Held{row_block(a, block_rows(a.shape()[0], ranks, rank)), true, a.shape()};
+  return Held{a, false, a.shape()};
+}
+
 Array row_block(const Array& full, Rows r) {
   Shape shape = full.shape();
   shape[0] = r.count();
@@ -84,6 +97,25 @@ Array assemble_rows(const Type& elem, const Shape& shape, const std::vector<Byte
     }
   }
   return out;
+}
+
+Array select(const Array& a, const std::vector<int64_t>& at) {
+  Array out = Array::allocate(a.elem_type(), Shape{int64_t(at.size())}, false);
+  for (size_t l = 0; l < a.num_leaves(); ++l) {
+    size_t sz = scalar_size(a.leaf_kind(l));
+    const std::byte* from = a.leaf(l).data();
+    std::byte* to = out.leaf(l).data();
+    for (size_t j = 0; j < at.size(); ++j)
+      std::memcpy(to + j * sz, from + size_t(at[j]) * sz, sz);
+  }
+  return out;
+}
+
+int owner_of_row(int64_t n, int ranks, int64_t row) {
+  int64_t q = n / ranks, m = n % ranks;
+  // The first m ranks hold q + 1 rows each, the others q.
+  if (row < m * (q + 1)) return int(row / (q + 1));
+  return int(m + (row - m * (q + 1)) / q);
 }
 
 Array view_as(const Array& a, const Shape& shape) {

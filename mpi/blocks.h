@@ -18,6 +18,18 @@ struct Rows {
 };
 Rows block_rows(int64_t n, int ranks, int rank);
 
+// An array as a rank holds it.
+struct Held {
+  Array local; // the whole array, or this rank's rows of it
+  bool block = false;
+  Shape global; // the whole array's shape
+};
+// Whether an array is held in blocks on `ranks` ranks: rank >= 1 and at
+// least `min_bytes` (MpiOptions::min_block_bytes), on more than one rank.
+bool held_in_blocks(const Type& elem, const Shape& shape, int ranks, int64_t min_bytes);
+// `a` as rank `rank` of `ranks` holds it (its rows, a view, when in blocks).
+Held hold(const Array& a, int ranks, int rank, int64_t min_bytes);
+
 // Rows [r.lo, r.hi) of `full` (rank >= 1), sharing its storage.
 Array row_block(const Array& full, Rows r);
 // The leaves' bytes, one after the other, and back.
@@ -29,6 +41,11 @@ Array assemble(const Type& elem, const Shape& global, const std::vector<Bytes>& 
 // The array of `shape` whose rows rows[i] are in parts[i] (packed).
 Array assemble_rows(const Type& elem, const Shape& shape, const std::vector<Bytes>& parts,
                     const std::vector<Rows>& rows);
+// The elements at the linear positions `at` of `a`, in that order, as an
+// array of rank 1.
+Array select(const Array& a, const std::vector<int64_t>& at);
+// The rank that holds row `row` of `n` rows on `ranks` ranks (block_rows).
+int owner_of_row(int64_t n, int ranks, int64_t row);
 // The first elements of `a` read as an array of `shape` (row-major; no more
 // elements than `a` has), sharing its storage.
 Array view_as(const Array& a, const Shape& shape);

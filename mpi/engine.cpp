@@ -4,33 +4,39 @@
 #include "mpi/engine.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <thread>
 
 #include "fusion/fuse.h"
 #include "fusion/graph_run.h"
+#include "mpi/agree.h"
+#include "mpi/files.h"
 #include "mpi/rank_runner.h"
 
 namespace strata {
 namespace {
 
 using mpi::Comm;
+using mpi::Held;
 
-// Every rank must be given the same inputs: their types and shapes, and the
-// contents of those held whole (hashed), are compared with rank 0's; the
-// first that differs is named.
-void agree_on_inputs(Comm& comm, const std::vector<Array>& inputs, const KernelGraph& g) {
-  std::string mine;
-  for (const Array& a : inputs) {
-    std::string shape;
-    for (int64_t e : a.shape())
-      shape += (shape.empty() ? "" : ", ") + std::to_string(e);
-    uint64_t h = 1469598103934665603ull; // FNV-1a
-    if (a.rank() == 0 || mpi::bytes_of(a.elem_type(), a.shape()) < (1u << 16))
-      for (std::byte b : mpi::pack(a))
-        h = (h ^ uint64_t(b)) * 1099511628211ull;
-    mine += a.elem_type().str() + "[" + shape + "]\t" + std::to_string(h) + "\n";
-  }
+// What every rank must agree on about an input: its type and shape, and
+// the contents of those held whole when small (hashed).
+std::string describe_input(const Type& elem, const Shape& shape, const Array* whole) {
+  std::string dims;
+  for (int64_t e : shape)
+    dims += (dims.empty() ? "" : ", ") + std::to_string(e);
+  uint64_t h = 1469598103934665603ull; // FNV-1a
+  if (whole && (shape.empty() || mpi::bytes_of(elem, shape) < (1u << 16)))
+    for (std::byte b : mpi::pack(*whole))
+      h = (h ^ uint64_t(b)) * 1099511628211ull;
+  return elem.str() + "[" + dims + "]\t" + std::to_string(h) + "\n";
+}
+
+// Every rank must be given the same inputs (describe_input); the first that
+// differs from rank 0's is named.
+void agree_on_inputs(Comm& comm, const std::string& mine, const KernelGraph& g) {
   auto text = [](const mpi::Bytes& b) {
     return std::string(reinterpret_cast<const char*>(b.data()), b.size());
   };
@@ -71,17 +77,47 @@ public:
       : state_{local, o, m, build_kernel_graph(p, FusionOptions{o.fusion}), {}, {}} {}
 
   std::vector<Array> run_on(Comm& comm, const std::vector<Array>& inputs) {
-    agree_on_inputs(comm, inputs, state_.graph);
-    state_.traffic.clear();
-    times_.clear();
-    mpi::RankRunner runner(state_, comm);
-    return run_kernel_graph(state_.graph, inputs, runner, &times_);
+    std::string described;
+    for (const Array& a : inputs)
+      described += describe_input(a.elem_type(), a.shape(), &a);
+    agree_on_inputs(comm, described, state_.graph);
+    check_graph_inputs(state_.graph, inputs);
+    std::vector<Held> held;
+    for (const Array& a : inputs)
+      held.push_back(mpi::hold(a, comm.size(), comm.rank(), state_.mpi.min_block_bytes));
+    std::vector<Held> out = run_held(comm, std::move(held));
+    std::vector<Array> results;
+    for (size_t i = 0; i < out.size(); ++i)
+      results.push_back(mpi::gather_result(comm, out[i], i));
+    return results;
+  }
+  // Each rank reads the rows it holds, and writes them (mpi/files.h).
+  std::vector<Array> run_files_on(Comm& comm, const std::vector<NpyRowsReader>& files,
+                                  const std::vector<std::string>& outputs) {
+    std::vector<std::pair<Type, Shape>> types;
+    for (const NpyRowsReader& f : files)
+      types.emplace_back(f.type(), f.shape());
+    mpi::agreed(comm, [&] { check_graph_input_types(state_.graph, types); });
+    std::vector<Held> held = mpi::read_inputs(comm, files, state_.mpi.min_block_bytes);
+    std::string described;
+    for (const Held& h : held)
+      described += describe_input(h.local.elem_type(), h.global, h.block ? nullptr : &h.local);
+    agree_on_inputs(comm, described, state_.graph);
+    std::vector<Held> out = run_held(comm, std::move(held));
+    std::vector<Array> results;
+    if (!outputs.empty())
+      mpi::write_results(comm, out, outputs);
+    else
+      for (size_t i = 0; i < out.size(); ++i)
+        results.push_back(mpi::gather_result(comm, out[i], i));
+    return results;
   }
   std::vector<Array> run(const std::vector<Array>& inputs) override {
-    Comm* world = mpi::world_comm();
-    if (world) return run_on(*world, inputs);
-    auto self = mpi::make_thread_comms(1);
-    return run_on(*self[0], inputs);
+    return on_world([&](Comm& c) { return run_on(c, inputs); });
+  }
+  std::vector<Array> run_files(const std::vector<NpyRowsReader>& inputs,
+                               const std::vector<std::string>& outputs) override {
+    return on_world([&](Comm& c) { return run_files_on(c, inputs, outputs); });
   }
   ReductionOrder reduction_order() const override { return state_.options.order; }
   std::map<int, double> kernel_run_ms() const override { return times_; }
@@ -91,6 +127,19 @@ public:
 private:
   mpi::RankState state_;
   KernelTimes times_;
+
+  std::vector<Held> run_held(Comm& comm, std::vector<Held> inputs) {
+    state_.traffic.clear();
+    times_.clear();
+    mpi::RankRunner runner(state_, comm);
+    return run_kernel_graph_bound(state_.graph, std::move(inputs), runner, &times_);
+  }
+  // The processes mpirun started, or this one alone.
+  template <class F> std::vector<Array> on_world(F&& f) {
+    if (Comm* world = mpi::world_comm()) return f(*world);
+    auto self = mpi::make_thread_comms(1);
+    return f(*self[0]);
+  }
 };
 
 class MpiEngine final : public Engine {
@@ -98,6 +147,7 @@ public:
   explicit MpiEngine(const Engine& local) : local_(local) {}
   std::string name() const override { return "mpi"; }
   bool available(std::string& why) const override { return local_.available(why); }
+  bool reads_files_by_rows() const override { return true; }
   std::unique_ptr<Executable> compile(const Program& program,
                                       const CompileOptions& options) const override {
     require_no_target(options, name());
@@ -124,33 +174,12 @@ public:
     return v;
   }
   std::vector<Array> run(const std::vector<Array>& inputs) override {
-    size_t n = ranks_.size();
-    auto comms = mpi::make_thread_comms(int(n));
-    std::vector<std::vector<Array>> results(n);
-    std::vector<std::exception_ptr> errors(n);
-    auto rank = [&](size_t r) {
-      try {
-        results[r] = ranks_[r]->run_on(*comms[r], inputs);
-      } catch (...) {
-        errors[r] = std::current_exception();
-        comms[r]->abandon();
-      }
-    };
-    std::vector<std::thread> threads;
-    for (size_t r = 1; r < n; ++r)
-      threads.emplace_back(rank, r);
-    rank(0);
-    for (std::thread& t : threads)
-      t.join();
-    for (size_t r = 0; r < n; ++r)
-      if (errors[r]) std::rethrow_exception(errors[r]);
-    for (size_t r = 1; r < n; ++r)
-      for (size_t i = 0; i < results[0].size(); ++i)
-        if (!identical(results[r].at(i), results[0][i]))
-          throw Error(ErrorKind::Resource, "mpi: rank " + std::to_string(r) + "'s result " +
-                                               std::to_string(i) +
-                                               " differs from rank 0's (an engine bug)");
-    return results[0];
+    return on_threads([&](RankExecutable& e, Comm& c) { return e.run_on(c, inputs); });
+  }
+  std::vector<Array> run_files(const std::vector<NpyRowsReader>& inputs,
+                               const std::vector<std::string>& outputs) override {
+    return on_threads(
+        [&](RankExecutable& e, Comm& c) { return e.run_files_on(c, inputs, outputs); });
   }
   ReductionOrder reduction_order() const override { return ranks_[0]->reduction_order(); }
   std::map<int, double> kernel_run_ms() const override { return ranks_[0]->kernel_run_ms(); }
@@ -166,6 +195,55 @@ public:
 
 private:
   std::vector<std::unique_ptr<RankExecutable>> ranks_;
+
+  // f(rank's executable, its transport) on a thread per rank; every rank's
+  // results, or error, must be rank 0's.
+  template <class F> std::vector<Array> on_threads(F&& f) {
+    size_t n = ranks_.size();
+    auto comms = mpi::make_thread_comms(int(n));
+    std::vector<std::vector<Array>> results(n);
+    std::vector<std::exception_ptr> errors(n);
+    auto rank = [&](size_t r) {
+      try {
+        results[r] = f(*ranks_[r], *comms[r]);
+      } catch (...) {
+        errors[r] = std::current_exception();
+        comms[r]->abandon();
+      }
+    };
+    std::vector<std::thread> threads;
+    for (size_t r = 1; r < n; ++r)
+      threads.emplace_back(rank, r);
+    rank(0);
+    for (std::thread& t : threads)
+      t.join();
+    // Every rank throws the error they agreed on (mpi/agree.h): identical,
+    // or some rank's part went wrong outside the protocol.
+    auto what = [](const std::exception_ptr& e) -> std::string {
+      try {
+        std::rethrow_exception(e);
+      } catch (const Error& x) {
+        return std::string(error_kind_name(x.kind())) + ": " + x.what();
+      } catch (const std::exception& x) {
+        return std::string("not a strata error: ") + x.what();
+      }
+    };
+    for (size_t r = 1; r < n; ++r)
+      if (errors[0] && errors[r] && what(errors[r]) != what(errors[0]))
+        throw Error(ErrorKind::Resource, "mpi: rank " + std::to_string(r) +
+                                             "'s error differs from "
+                                             "rank 0's (an engine bug): " +
+                                             what(errors[r]) + " against " + what(errors[0]));
+    for (size_t r = 0; r < n; ++r)
+      if (errors[r]) std::rethrow_exception(errors[r]);
+    for (size_t r = 1; r < n; ++r)
+      for (size_t i = 0; i < results[0].size(); ++i)
+        if (!identical(results[r].at(i), results[0][i]))
+          throw Error(ErrorKind::Resource, "mpi: rank " + std::to_string(r) + "'s result " +
+                                               std::to_string(i) +
+                                               " differs from rank 0's (an engine bug)");
+    return results[0];
+  }
 };
 
 class MpiThreadsEngine final : public Engine {
@@ -174,6 +252,7 @@ public:
       : local_(local), ranks_(ranks), options_(o) {}
   std::string name() const override { return "mpi:" + std::to_string(ranks_); }
   bool available(std::string& why) const override { return local_.available(why); }
+  bool reads_files_by_rows() const override { return true; }
   std::unique_ptr<Executable> compile(const Program& program,
                                       const CompileOptions& options) const override {
     require_no_target(options, name());
@@ -192,6 +271,24 @@ std::vector<std::map<int, KernelExchange>> mpi_traffic(const Executable& e) {
   if (const auto* r = dynamic_cast<const RankExecutable*>(&e)) return {r->traffic()};
   if (const auto* t = dynamic_cast<const ThreadRanksExecutable*>(&e)) return t->traffic();
   return {};
+}
+
+bool agree_with_rank0(bool mine, uint64_t where) {
+  Comm* world = mpi::world_comm();
+  if (!world) return mine;
+  mpi::Bytes b(1 + sizeof where);
+  b[0] = std::byte(mine);
+  std::memcpy(b.data() + 1, &where, sizeof where);
+  std::vector<mpi::Bytes> all = world->allgather(b);
+  for (size_t r = 0; r < all.size(); ++r)
+    if (all[r].size() != b.size() || std::memcmp(all[r].data() + 1, b.data() + 1, sizeof where)) {
+      // Some rank may be inside another collective: end the job.
+      std::fprintf(stderr,
+                   "strata: error: mpi: rank %zu is out of step with rank %d (an engine bug)\n", r,
+                   world->rank());
+      world->abandon();
+    }
+  return all[0][0] != std::byte{0};
 }
 
 MpiOptions MpiOptions::from_environment() {

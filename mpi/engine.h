@@ -43,6 +43,12 @@ std::unique_ptr<Engine> make_mpi_engine(const Engine& local);
 std::unique_ptr<Engine> make_mpi_threads_engine(const Engine& local, int ranks,
                                                 MpiOptions options = {});
 
+// Rank 0's `mine` on every process of the launch (mpirun), `mine` itself
+// without one: a decision the processes of a campaign take together
+// (CampaignOptions::agree). When the processes are at different places
+// `where` (out of step: an engine bug), says so and ends the job.
+bool agree_with_rank0(bool mine, uint64_t where);
+
 // Executable::kernel_exchange of every rank of this process, for an
 // executable of an mpi engine (the ranks of
 // this process: one for `mpi`, P for `mpi:P`); empty for any other.

@@ -163,6 +163,20 @@ std::string aligned_index(const Delayed& d) {
   return d.elem.params.at(0).name;
 }
 
+AccPtr combine_pairs(const Lambda& combine, int rank) {
+  auto var = [](const std::string& n) { return make_acc(ac::Var{n}); };
+  auto at = [&](int c) {
+    return make_exp(
+        ex::Proj{c, make_exp(ex::Read{var("mpi__pairs"), make_exp(ex::Var{"mpi__i"})})});
+  };
+  Lambda target, value;
+  target.params = value.params = {Param{"mpi__i", Type::index(rank), {}, true}};
+  target.body = at(1);
+  value.body = at(0);
+  AccPtr source = make_acc(ac::Generate{make_exp(ex::ShapeOf{var("mpi__pairs")}), value});
+  return make_acc(ac::Permute{combine, var("mpi__acc"), target, source});
+}
+
 Lambda rows_elem(const Delayed& d, const Names& blocks) {
   const Param& p = d.elem.params.at(0);
   std::string aligned = aligned_index(d);

@@ -46,6 +46,11 @@ Lambda rows_elem(const Delayed& d, const Names& blocks);
 // be aligned (the parameter is not rebound inside), else "".
 std::string aligned_index(const Delayed& d);
 
+// The permute that combines, with `combine`, every element of the array
+// `mpi__pairs` (of rank `rank`, elements (tuple value target)) into the
+// array `mpi__acc` at its target, in row-major order.
+AccPtr combine_pairs(const Lambda& combine, int rank);
+
 // The names of the extra parameters.
 std::string shape_param(const std::string& array);
 std::string size_param(const std::string& array);

@@ -25,6 +25,9 @@ public:
   }
   int rank() const override { return rank_; }
   int size() const override { return size_; }
+  // The others may be waiting in a collective this rank will never reach:
+  // end the whole job (mpirun names this rank).
+  void abandon() override { MPI_Abort(MPI_COMM_WORLD, 1); }
 
   std::vector<Bytes> alltoall(std::vector<Bytes> out) override {
     size_t n = size_t(size_);

@@ -1,6 +1,7 @@
-// A permute whose source is held in blocks and whose result is smaller than
-// its source (a histogram, a scatter into a few bins), combined in source
-// order along the ranks (docs/mpi.md, "Permute"):
+// A permute whose source is held in blocks and whose result is much smaller
+// than its source (a histogram, a scatter into a few bins: 2·P times the
+// result's bytes at most the source's values and targets), combined in
+// source order along the ranks (docs/mpi.md, "Permute"):
 //  1. every rank computes its rows of the source: each element's value and
 //     target, in parallel (the rows plan);
 //  2. rank 0 combines its elements into the defaults, in row-major order, on
@@ -11,7 +12,8 @@
 //  3. the last rank's result goes to every rank.
 // The exchange is the result, P - 1 times along the ranks and once to
 // every rank, instead of the source; the combining is sequential across
-// ranks (each rank's elements are few, or this plan is not chosen).
+// ranks. A larger result is combined at the ranks that hold its rows
+// instead (permute_at_owners.cpp).
 #include "mpi/agree.h"
 #include "mpi/rank_runner.h"
 
@@ -53,8 +55,10 @@ bool RankRunner::permute_in_order(const Kernel& k, const kn::Permute& p) {
     after_failure(k, false);
     return true;
   }
-  if (2 * bytes_of(elem, out_shape) > bytes_of(pairs.type.elem(), Shape{src.n}))
-    return false; // a result as big as its source: whole (gather) is no worse
+  // Passing the result along the ranks moves it 2 (P - 1) times; sending
+  // the elements to their targets' ranks, about (P - 1) / P of them.
+  if (2 * size_t(comm_.size()) * bytes_of(elem, out_shape) > bytes_of(pairs.type.elem(), src.shape))
+    return permute_at_owners(k, p, src, out_shape);
   // The defaults, whole, on every rank, and the combining function: the
   // arrays they read other than through shape and size, whole.
   need = needs_whole(p.defaults.elem, held_blocks(reads));
@@ -70,7 +74,6 @@ bool RankRunner::permute_in_order(const Kernel& k, const kn::Permute& p) {
   });
   // Combine along the ranks: round r, rank r combines its elements into
   // what rank r - 1 passed on.
-  auto var = [](const std::string& n) { return make_acc(ac::Var{n}); };
   int ranks = comm_.size(), me = comm_.rank();
   int rank_r = int(p.source.type.rank());
   for (int r = 0; r < ranks; ++r) {
@@ -82,20 +85,9 @@ bool RankRunner::permute_in_order(const Kernel& k, const kn::Permute& p) {
     }
     bool failed = failed_anywhere(comm_, [&] {
       if (me != r || src.results[0].size() == 0) return;
-      acc = run(
-          "combine in order", k, reads, blocks, {{"mpi__acc", acc}, {"mpi__pairs", src.results[0]}},
-          [&] {
-            auto at = [&](int c) {
-              return make_exp(
-                  ex::Proj{c, make_exp(ex::Read{var("mpi__pairs"), make_exp(ex::Var{"mpi__i"})})});
-            };
-            Lambda target, value;
-            target.params = value.params = {Param{"mpi__i", Type::index(rank_r), {}, true}};
-            target.body = at(1);
-            value.body = at(0);
-            AccPtr source = make_acc(ac::Generate{make_exp(ex::ShapeOf{var("mpi__pairs")}), value});
-            return make_acc(ac::Permute{combine, var("mpi__acc"), target, source});
-          })[0];
+      acc = run("combine in order", k, reads, blocks,
+                {{"mpi__acc", acc}, {"mpi__pairs", src.results[0]}},
+                [&] { return combine_pairs(combine, rank_r); })[0];
     });
     if (failed) {
       after_failure(k, false);

@@ -92,11 +92,6 @@ void RankRunner::drop(ArrayId id) {
   whole_.erase(id);
 }
 
-Array RankRunner::result(ArrayId id) {
-  gather({id});
-  return whole(id);
-}
-
 bool RankRunner::loop_continues(ArrayId id) {
   bool go = whole(id).read(0, 0).get<bool>();
   for (const Bytes& b : comm_.allgather(Bytes{std::byte(go)}))
@@ -145,11 +140,7 @@ void RankRunner::compute(const Kernel& k) {
 // ------------------------------------------------------------ the arrays
 
 Held RankRunner::hold(const Array& a) const {
-  if (comm_.size() > 1 && a.rank() >= 1 &&
-      bytes_of(a.elem_type(), a.shape()) >= size_t(s_.mpi.min_block_bytes))
-    return Held{row_block(a, block_rows(a.shape()[0], comm_.size(), comm_.rank())), true,
-                a.shape()};
-  return Held{a, false, a.shape()};
+  return mpi::hold(a, comm_.size(), comm_.rank(), s_.mpi.min_block_bytes);
 }
 
 const Array& RankRunner::whole(ArrayId id) const {
@@ -312,7 +303,8 @@ void RankRunner::run_checks(const Kernel& k, const Delayed& d, const std::vector
 
 bool RankRunner::run_rows(const Kernel& k, const Delayed& d, const std::vector<const Lambda*>& fns,
                           const std::vector<ExpPtr>& exps,
-                          const std::function<AccPtr(AccPtr, const Names&)>& body, RowsRun& out) {
+                          const std::function<AccPtr(AccPtr, const Names&)>& body, RowsRun& out,
+                          const std::string& key) {
   std::vector<ArrayId> reads = array_reads(g_, k);
   Names blocks = gather_for(reads, checks_need(d, held_blocks(reads)));
   Index shape = agreed(comm_, [&] {
@@ -322,8 +314,9 @@ bool RankRunner::run_rows(const Kernel& k, const Delayed& d, const std::vector<c
   if (comm_.size() == 1 || bytes_of(d.type.elem(), shape) < size_t(s_.mpi.min_block_bytes))
     return false;
   out.n = shape[0];
+  out.shape = Shape(shape.begin(), shape.end());
   // The arrays its functions read other than at the element's own row, and
-  // blocks of another number of rows, come whole.
+  // the blocks of another number of rows that the element reads, come whole.
   blocks = held_blocks(reads);
   Names need = needs_whole(d.elem, blocks, aligned_index(d));
   auto add = [&](const Names& more) { need.insert(more.begin(), more.end()); };
@@ -331,8 +324,10 @@ bool RankRunner::run_rows(const Kernel& k, const Delayed& d, const std::vector<c
     add(needs_whole(*f, blocks));
   for (const ExpPtr& e : exps)
     add(needs_whole(e, blocks));
+  Names other_rows; // blocks of another number of rows: their rows are not this rank's
   for (ArrayId id : reads)
-    if (vals_.at(id).block && vals_.at(id).global[0] != out.n) need.insert(name(id));
+    if (vals_.at(id).block && vals_.at(id).global[0] != out.n) other_rows.insert(name(id));
+  add(uses(d.elem, other_rows));
   blocks = gather_for(reads, need);
 
   Rows rows = block_rows(out.n, comm_.size(), comm_.rank());
@@ -340,7 +335,7 @@ bool RankRunner::run_rows(const Kernel& k, const Delayed& d, const std::vector<c
   local[0] = rows.count();
   Extra extra = {{kLoParam, i64_array(rows.lo)}, {kShapeParam, index_array(local)}};
   out.failed = failed_anywhere(comm_, [&] {
-    out.results = run("rows", k, reads, blocks, extra, [&] {
+    out.results = run(key, k, reads, blocks, extra, [&] {
       auto sh = make_exp(ex::The{make_acc(ac::Var{kShapeParam})});
       return body(make_acc(ac::Generate{sh, rows_elem(d, blocks)}), blocks);
     });

@@ -3,7 +3,8 @@
 // rows and whole kernels (rank_runner.cpp), folds to one value from
 // per-rank partials (fold_partials.cpp), left scans of one row from chunk
 // carries (scan_carries.cpp), stencils with halos (stencil_halo.cpp),
-// permutes combined in order along the ranks (permute_in_order.cpp),
+// permutes combined in order along the ranks (permute_in_order.cpp) or at
+// the ranks that hold their targets (permute_at_owners.cpp),
 // gathers by request and reply (gather_exchange.cpp).
 #pragma once
 
@@ -22,13 +23,6 @@
 #include "mpi/local_programs.h"
 
 namespace strata::mpi {
-
-// An array as a rank holds it.
-struct Held {
-  Array local; // the whole array, or this rank's rows of it
-  bool block = false;
-  Shape global; // the whole array's shape
-};
 
 // A program on the local engine, compiled once per key.
 struct Compiled {
@@ -61,7 +55,6 @@ public:
   void set(ArrayId id, Held v);
   Held get(ArrayId id) const { return vals_.at(id); }
   void drop(ArrayId id);
-  Array result(ArrayId id);
   bool loop_continues(ArrayId id);
   bool condition(const Kernel& k, const kn::Branch& b);
   void compute(const Kernel& k);
@@ -123,12 +116,14 @@ private:
   // whole: one rank, or an output under MpiOptions::min_block_bytes.
   struct RowsRun {
     int64_t n = 0; // the rows of the whole output
+    Shape shape;   // the whole output's shape
     std::vector<Array> results;
     bool failed = false; // on some rank
   };
   bool run_rows(const Kernel& k, const Delayed& d, const std::vector<const Lambda*>& fns,
                 const std::vector<ExpPtr>& exps,
-                const std::function<AccPtr(AccPtr gen, const Names& blocks)>& body, RowsRun& out);
+                const std::function<AccPtr(AccPtr gen, const Names& blocks)>& body, RowsRun& out,
+                const std::string& key = "rows");
   void rows_kernel(const Kernel& k, const Delayed& d);
   void whole_kernel(const Kernel& k);
   // Runs the whole kernel after some rank's rows failed: raises the error one
@@ -139,6 +134,8 @@ private:
   bool stencil_halo(const Kernel& k, const kn::Stencil& st);
   bool scan_carries(const Kernel& k, const kn::Scan& sc);
   bool permute_in_order(const Kernel& k, const kn::Permute& p);
+  bool permute_at_owners(const Kernel& k, const kn::Permute& p, const RowsRun& pairs,
+                         const Index& out_shape);
   bool gather_exchange(const Kernel& k, const Delayed& d);
 
   AccPtr ref(ArrayId id) const;

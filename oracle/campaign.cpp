@@ -156,12 +156,17 @@ CampaignResult run_campaign(const CampaignOptions& o) {
   rc::Random random(o.seed);
   auto start = Clock::now();
   const rc::Gen<GeneratedCase> gen = gen_case();
+  uint64_t decisions = 0;
+  auto decide = [&](bool mine, long program) {
+    uint64_t where = (++decisions * 1000003 + uint64_t(program)) * 1000003 + result.failures.size();
+    return o.agree ? o.agree(mine, where) : mine;
+  };
   for (long i = 0; o.count == 0 || i < o.count; ++i) {
-    if (o.time_limit > 0 && seconds_since(start) >= o.time_limit) break;
-    if (interrupted.load()) {
-      result.interrupted = true;
-      break;
-    }
+    int stop = decide(o.time_limit > 0 && seconds_since(start) >= o.time_limit, i) ? 1
+               : decide(interrupted.load(), i)                                     ? 2
+                                                                                   : 0;
+    if (stop == 2) result.interrupted = true;
+    if (stop) break;
     int size = int(i % 101); // RapidCheck's sizes, small programs first
     rc::Shrinkable<GeneratedCase> shrinkable = gen(random.split(), size);
     auto failure = check_case(shrinkable.value(), *o.engine, o.variants, &result.counts);
@@ -175,11 +180,14 @@ CampaignResult run_campaign(const CampaignOptions& o) {
       // Shrink: take the first smaller case that still fails in the same variant.
       std::vector<CompileOptions> mode{cx.options};
       auto shrink_start = Clock::now();
-      for (bool progressed = true; progressed && seconds_since(shrink_start) < o.shrink_limit;) {
+      auto shrink_over = [&] {
+        return decide(seconds_since(shrink_start) >= o.shrink_limit || interrupted.load(), -1 - i);
+      };
+      for (bool progressed = true; progressed && !shrink_over();) {
         progressed = false;
         auto shrinks = shrinkable.shrinks();
         while (auto next = shrinks.next()) {
-          if (seconds_since(shrink_start) >= o.shrink_limit || interrupted.load()) break;
+          if (shrink_over()) break;
           if (auto f = check_case(next->value(), *o.engine, mode, nullptr)) {
             shrinkable = std::move(*next);
             cx.disagreement = f->second;
@@ -210,7 +218,7 @@ CampaignResult run_campaign(const CampaignOptions& o) {
       cx.bundle = o.out / (dir_name(o.engine->name()) + (cx.options.fusion ? "" : "-unfused") +
                            (cx.options.order == ReductionOrder::blocked() ? "" : "-order") + "-" +
                            std::to_string(i));
-      write_bundle(cx.bundle, b);
+      if (o.write_bundles) write_bundle(cx.bundle, b);
       result.failures.push_back(cx);
       progress.update(result, true);
       if (o.stop_at_first) break;

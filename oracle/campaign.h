@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,17 @@ struct CampaignOptions {
   // Seconds between progress lines; 0: 0.25 on a terminal, 5 otherwise.
   double progress_interval = 0;
   std::filesystem::path out; // where bundles go
+  // Where several processes run the campaign together (the ranks of the mpi
+  // engine under mpirun: every rank generates and checks every program, and
+  // the engine's runs are collectives), the decisions that depend on the
+  // clock or a signal (stop the campaign, stop shrinking) must be the same
+  // on all: given this process's and where it stands (a number the same on
+  // every process in step: the program, the decisions so far, the failures
+  // found), `agree` returns the one every process takes (rank 0's), or
+  // throws when the processes stand in different places. Empty: each
+  // decides alone.
+  std::function<bool(bool mine, uint64_t where)> agree;
+  bool write_bundles = true; // false: counterexamples found but not saved (ranks but 0)
 };
 
 struct Counterexample {

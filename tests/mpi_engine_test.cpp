@@ -187,6 +187,55 @@ TEST(MpiEngine, SmallPermutesCombineInSourceOrderAlongTheRanks) {
            in);
 }
 
+TEST(MpiEngine, LargePermutesSendEachElementToTheRankOfItsTarget) {
+  int64_t n = 1000;
+  std::vector<double> xs = ramp(n, 1.0);
+  for (int64_t i = 0; i < n; i += 7)
+    xs[size_t(i)] += (i % 2 ? 1e16 : -1e16); // order-sensitive sums
+  std::vector<Array> in = {array_of(xs, {n})};
+  for (int ranks = 2; ranks <= 4; ++ranks) {
+    // Reversal: every element to the rank that holds its mirrored row, with
+    // its 8-byte target; nothing else moves.
+    Ran r = check_on(ranks,
+                     "(program ((xs (array f64 1)))"
+                     "  (permute + (fill (shape xs) 0.5) (lambda (i) (ix (- 999 (proj 0 i)))) xs))",
+                     in);
+    uint64_t moved = 0, sent = 0;
+    for (int64_t i = 0; i < n; ++i)
+      moved += mpi::owner_of_row(n, ranks, i) != mpi::owner_of_row(n, ranks, n - 1 - i);
+    for (const auto& rank : r.traffic)
+      for (const auto& [id, t] : rank) {
+        EXPECT_EQ(t.plan, "permute at the targets' ranks");
+        sent += t.sent;
+      }
+    EXPECT_EQ(sent, moved * 16) << ranks << " ranks";
+    for (const char* text :
+         {// Collisions, combined in source order by a function that is not
+          // associative; every fifth element ignored.
+          "(program ((xs (array f64 1)))"
+          "  (permute (lambda (new old) (- (* 0.5 old) new)) (fill (ix 700) 1.0)"
+          "    (lambda (i) (if (== (rem (proj 0 i) 5) 0) (ignore 1)"
+          "      (ix (quot (* (proj 0 i) 2) 3)))) xs))",
+          // A transposing scatter into a matrix.
+          "(program ((xs (array f64 1)))"
+          "  (permute + (fill (ix 20 50) 0.0)"
+          "    (lambda (i) (ix (rem (proj 0 i) 20) (quot (proj 0 i) 20))) xs))",
+          // Targets past the end on the last rank's elements: the
+          // interpreter's error.
+          "(program ((xs (array f64 1)))"
+          "  (permute + (fill (shape xs) 0.0) (lambda (i) (ix (+ (proj 0 i) 3))) xs))",
+          // An error in the combining function on some rank's targets.
+          "(program ((xs (array f64 1)))"
+          "  (permute (lambda (new old) (+ old (cast f64 (quot 7 (cast i64 (* new 0.0))))))"
+          "    (fill (shape xs) 0.0) (lambda (i) (ix (- 999 (proj 0 i)))) xs))"}) {
+      r = check_on(ranks, text, in);
+      for (const auto& rank : r.traffic)
+        for (const auto& [id, t] : rank)
+          EXPECT_EQ(t.plan, "permute at the targets' ranks") << text;
+    }
+  }
+}
+
 // Found by `strata fuzz --engine mpi:2`: a plan's own programs (chunk
 // totals, carries, defaults, halo rows) must pass the arrays its functions
 // read, blocks through their whole shape and size, the rest gathered.

@@ -1,4 +1,4 @@
-// strata fuzz [--engine NAME] [--count N] [--seed S] [--out DIR] [--no-fusion]
+// strata fuzz [--engine NAME [--ranks P]] [--count N] [--seed S] [--out DIR] [--no-fusion]
 //             [--time-limit S] [--faults [--min-catch-rate R]]
 //
 // A campaign of random programs checked against the oracle (tools/
@@ -7,19 +7,29 @@
 // campaign instead: every seeded fault of the test-only faulty engine
 // (oracle/faults/) is fuzzed until caught or its time limit, and a table says
 // which were caught, after how many programs and seconds, and how small the
-// shrunk program is.
+// shrunk program is. `--engine mpi` starts P processes under mpirun that run
+// the campaign in step, as the ranks of one mpi engine.
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <iomanip>
 #include <iostream>
 #include <map>
 #include <sstream>
 
 #include "core/error.h"
+#include "core/launch.h"
 #include "oracle/campaign.h"
 #include "oracle/faults/faulty_engine.h"
 #include "tools/commands.h"
 #include "tools/engine_choice.h"
 #include "tools/options.h"
+#include "tools/program_files.h"
+#if STRATA_TOOL_HAVE_MPI
+#include "mpi/engine.h"
+#include <unistd.h>
+#endif
 
 namespace strata::tool {
 namespace fs = std::filesystem;
@@ -71,6 +81,32 @@ int fault_campaign(CampaignOptions base, double per_fault, double min_rate) {
   return rate >= min_rate ? 0 : 1;
 }
 
+#if STRATA_TOOL_HAVE_MPI
+#ifndef STRATA_MPIEXEC
+#define STRATA_MPIEXEC "mpirun"
+#endif
+// `strata fuzz --engine mpi` outside a launcher: this command again, as
+// `ranks` processes under mpirun (Open MPI's options), every array in
+// blocks unless STRATA_MPI_MIN_BLOCK_BYTES says otherwise. Returns only on
+// failure.
+[[noreturn]] void relaunch_under_mpirun(int ranks, const Args& args) {
+  setenv("STRATA_MPI_MIN_BLOCK_BYTES", "0", 0);
+  std::vector<std::string> argv = {STRATA_MPIEXEC, "--oversubscribe"};
+  if (::geteuid() == 0) argv.push_back("--allow-run-as-root");
+  argv.insert(argv.end(), {"-x", "STRATA_MPI_MIN_BLOCK_BYTES", "-np", std::to_string(ranks),
+                           fs::read_symlink("/proc/self/exe").string(), "fuzz"});
+  argv.insert(argv.end(), args.begin(), args.end());
+  std::vector<char*> c;
+  for (std::string& a : argv)
+    c.push_back(a.data());
+  c.push_back(nullptr);
+  std::cout << std::flush;
+  ::execvp(c[0], c.data());
+  throw Error(ErrorKind::Input, std::string("fuzz: cannot start ") + STRATA_MPIEXEC + " for " +
+                                    std::to_string(ranks) + " ranks: " + std::strerror(errno));
+}
+#endif
+
 } // namespace
 
 int fuzz_command(const Args& args) {
@@ -97,6 +133,9 @@ int fuzz_command(const Args& args) {
       "seconds spent shrinking one counterexample")("faults", "run the catch campaign")(
       "progress-interval", po::value<double>(),
       "seconds between progress lines (default 0.25 on a terminal, 5 otherwise)")(
+      "ranks", po::value<int>(),
+      "with --engine mpi: the processes mpirun starts (default 3); each runs every "
+      "program, as ranks of one engine")(
       "min-catch-rate", po::value<double>()->default_value(0.95),
       "the catch campaign fails below this fraction of faults caught")("quiet,q",
                                                                        "no progress line");
@@ -139,6 +178,23 @@ int fuzz_command(const Args& args) {
                           vars["min-catch-rate"].as<double>());
   }
 
+  if (vars.count("ranks") && engine != "mpi")
+    throw Error(ErrorKind::Usage, "fuzz: --ranks is for --engine mpi");
+  std::string on_ranks; // "on P ranks" when the processes of a launch run it together
+  if (engine == "mpi") {
+#if STRATA_TOOL_HAVE_MPI
+    Launch launch = launch_from_environment();
+    int ranks = vars.count("ranks") ? vars["ranks"].as<int>() : 3;
+    if (ranks < 1 || ranks > 64) throw Error(ErrorKind::Usage, "fuzz: --ranks must be 1 to 64");
+    if (!launch.launched && ranks > 1) relaunch_under_mpirun(ranks, args);
+    // Under mpirun: every rank runs the campaign in step; rank 0 reports
+    // and writes the counterexamples.
+    o.agree = agree_with_rank0;
+    o.progress = o.progress && !secondary_rank();
+    o.write_bundles = !secondary_rank();
+    if (launch.launched) on_ranks = " on " + std::to_string(launch.size) + " ranks";
+#endif
+  }
   std::vector<const Engine*> engines = engines_to_check(
       engine.empty() ? std::vector<std::string>{} : std::vector<std::string>{engine}, std::cout);
   o.time_limit = time_limit;
@@ -147,7 +203,8 @@ int fuzz_command(const Args& args) {
     o.engine = e;
     CampaignResult r = run_campaign(o);
     failures += r.failures.size();
-    std::cout << e->name() << ": " << r.programs << " programs in " << fixed(r.seconds, 1) << " s ("
+    std::cout << e->name() << on_ranks << ": " << r.programs << " programs in "
+              << fixed(r.seconds, 1) << " s ("
               << fixed(r.seconds > 0 ? double(r.programs) / r.seconds : 0, 1) << " programs/s), "
               << r.failures.size() << " disagreement(s)\n";
     // How the output elements of the agreeing checks were compared (issue 16):
@@ -161,7 +218,8 @@ int fuzz_command(const Args& args) {
     for (const Counterexample& cx : r.failures)
       std::cout << "  program " << cx.program << " (" << variant_name(cx.options)
                 << "): " << cx.disagreement << "\n    shrunk to " << cx.nodes
-                << " nodes; replay: strata check " << cx.bundle.string() << "\n";
+                << " nodes; replay: " << (o.agree ? "mpirun -np P " : "") << "strata check "
+                << cx.bundle.string() << "\n";
     if (r.interrupted) {
       std::cout << "interrupted: the figures above are the campaign so far\n";
       return 130;

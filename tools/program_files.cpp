@@ -6,6 +6,7 @@
 
 #include "core/check.h"
 #include "core/npy.h"
+#include "core/npy_rows.h"
 #include "core/parser.h"
 
 namespace strata::tool {
@@ -33,18 +34,27 @@ std::string param_list(const Program& program) {
   return s.empty() ? "(none)" : s;
 }
 
+void check_param_type(const Param& param, const fs::path& file, const Type& t, const Shape& shape) {
+  if (t != param.type)
+    throw Error(ErrorKind::Input, file.string() + ": parameter `" + param.name + "` expects " +
+                                      param.type.str() + ", but the file holds " + t.str() +
+                                      " of shape " + shape_str(shape));
+}
+
 Array load_param(const Param& param, const fs::path& file) {
   Array a = read_npy(file.string());
-  if (a.type() != param.type)
-    throw Error(ErrorKind::Input, file.string() + ": parameter `" + param.name + "` expects " +
-                                      param.type.str() + ", but the file holds " + a.type().str() +
-                                      " of shape " + shape_str(a.shape()));
+  check_param_type(param, file, a.type(), a.shape());
   return a;
+}
+
+fs::path example_dir(const fs::path& program_path) {
+  fs::path dir = program_path;
+  return dir.replace_extension("");
 }
 } // namespace
 
-std::vector<Array> load_inputs(const Program& program,
-                               const std::vector<std::string>& assignments) {
+std::vector<std::string> input_files(const Program& program,
+                                     const std::vector<std::string>& assignments) {
   std::map<std::string, std::string> files;
   for (const std::string& arg : assignments) {
     auto eq = arg.find('=');
@@ -60,34 +70,56 @@ std::vector<Array> load_inputs(const Program& program,
     if (!files.emplace(name, arg.substr(eq + 1)).second)
       throw Error(ErrorKind::Input, "parameter `" + name + "` given twice");
   }
-  std::vector<Array> inputs;
+  std::vector<std::string> paths;
   for (const Param& p : program.params) {
     auto it = files.find(p.name);
     if (it == files.end())
       throw Error(ErrorKind::Input, p.loc,
                   "missing input for parameter `" + p.name + "` " + p.type.str() + "; pass " +
                       p.name + "=FILE.npy");
-    inputs.push_back(load_param(p, it->second));
+    paths.push_back(it->second);
   }
-  return inputs;
+  return paths;
 }
 
-static fs::path example_dir(const fs::path& program_path) {
-  fs::path dir = program_path;
-  return dir.replace_extension("");
-}
-
-std::vector<Array> load_sibling_inputs(const Program& program, const fs::path& program_path) {
-  std::vector<Array> inputs;
+std::vector<std::string> sibling_input_files(const Program& program, const fs::path& program_path) {
+  std::vector<std::string> paths;
   for (const Param& p : program.params) {
     fs::path file = example_dir(program_path) / (p.name + ".npy");
     if (!fs::exists(file))
       throw Error(ErrorKind::Input, p.loc,
                   "missing input for parameter `" + p.name + "`: no " + file.string() + " and no " +
                       p.name + "=FILE.npy given");
-    inputs.push_back(load_param(p, file));
+    paths.push_back(file.string());
+  }
+  return paths;
+}
+
+std::vector<Array> read_inputs(const Program& program, const std::vector<std::string>& files) {
+  std::vector<Array> inputs;
+  for (size_t i = 0; i < files.size(); ++i)
+    inputs.push_back(load_param(program.params.at(i), files[i]));
+  return inputs;
+}
+
+std::vector<NpyRowsReader> open_inputs_by_rows(const Program& program,
+                                               const std::vector<std::string>& files) {
+  std::vector<NpyRowsReader> inputs;
+  for (size_t i = 0; i < files.size(); ++i) {
+    NpyRowsReader r(files[i]);
+    check_param_type(program.params.at(i), files[i], r.type(), r.shape());
+    inputs.push_back(std::move(r));
   }
   return inputs;
+}
+
+std::vector<Array> load_inputs(const Program& program,
+                               const std::vector<std::string>& assignments) {
+  return read_inputs(program, input_files(program, assignments));
+}
+
+std::vector<Array> load_sibling_inputs(const Program& program, const fs::path& program_path) {
+  return read_inputs(program, sibling_input_files(program, program_path));
 }
 
 std::optional<std::vector<Array>> load_expected(const fs::path& program_path, size_t count) {
@@ -117,17 +149,22 @@ bool secondary_rank() {
   return secondary;
 }
 
-std::vector<std::string> write_results(const std::vector<Array>& results, const std::string& out) {
+std::vector<std::string> result_paths(size_t count, const std::string& out) {
   std::vector<std::string> paths;
-  if (results.size() == 1) {
+  if (count == 1) {
     paths.push_back(out);
   } else {
     fs::path base(out);
     std::string ext = base.extension() == ".npy" ? ".npy" : "";
     fs::path stem = ext.empty() ? base : base.replace_extension("");
-    for (size_t i = 0; i < results.size(); ++i)
+    for (size_t i = 0; i < count; ++i)
       paths.push_back(stem.string() + "." + std::to_string(i) + ".npy");
   }
+  return paths;
+}
+
+std::vector<std::string> write_results(const std::vector<Array>& results, const std::string& out) {
+  std::vector<std::string> paths = result_paths(results.size(), out);
   if (secondary) return paths; // rank 0 writes them
   for (size_t i = 0; i < results.size(); ++i)
     write_npy(paths[i], results[i]);

@@ -14,6 +14,7 @@
 
 #include "core/array.h"
 #include "core/ir.h"
+#include "core/npy_rows.h"
 
 namespace strata::tool {
 
@@ -22,6 +23,21 @@ std::string read_program_text(const std::filesystem::path& path);
 
 // Reads, parses and type-checks a program file (Error with file:line:col on failure).
 Program load_program(const std::filesystem::path& path);
+
+// The input files named by `name=file.npy` arguments, in parameter order.
+// Unknown, repeated or missing parameters are ErrorKind::Input errors naming
+// the parameter.
+std::vector<std::string> input_files(const Program& program,
+                                     const std::vector<std::string>& assignments);
+// The input files of the example directory next to the program (see above).
+std::vector<std::string> sibling_input_files(const Program& program,
+                                             const std::filesystem::path& program_path);
+// The files (in parameter order) read whole, or opened for reading by rows
+// (an engine that reads by rows, core/npy_rows.h); a file of another type
+// than its parameter's is an ErrorKind::Input error.
+std::vector<Array> read_inputs(const Program& program, const std::vector<std::string>& files);
+std::vector<NpyRowsReader> open_inputs_by_rows(const Program& program,
+                                               const std::vector<std::string>& files);
 
 // Inputs from `name=file.npy` arguments, in parameter order. Unknown, repeated
 // or missing parameters are ErrorKind::Input errors naming the parameter.
@@ -35,8 +51,10 @@ std::vector<Array> load_sibling_inputs(const Program& program,
 std::optional<std::vector<Array>> load_expected(const std::filesystem::path& program_path,
                                                 size_t count);
 
-// Writes results: one array to `out`, several to out.0.npy, out.1.npy, ...
-// Returns the paths written.
+// The files results go to: one array to `out`, several to out.0.npy,
+// out.1.npy, ...
+std::vector<std::string> result_paths(size_t count, const std::string& out);
+// Writes results to result_paths; returns the paths written.
 // Under a launcher (mpirun) every rank runs the command, and only rank 0
 // writes result files; main() marks the other ranks.
 void set_secondary_rank();

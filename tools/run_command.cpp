@@ -11,6 +11,16 @@
 #include "tools/views.h"
 
 namespace strata::tool {
+namespace {
+// How many arrays a program of result type `t` returns (tuples flattened).
+size_t result_count(const Type& t) {
+  if (!t.is_tuple()) return 1;
+  size_t n = 0;
+  for (const Type& e : t.elems())
+    n += result_count(e);
+  return n;
+}
+} // namespace
 
 int run_command(const Args& args) {
   po::options_description options(
@@ -52,10 +62,23 @@ int run_command(const Args& args) {
   PhaseTimes times{engine_name, {}};
   Program program = Views::load_timed(file, times);
   std::optional<KernelGraph> graph = views.fuse(program, times);
-  std::vector<Array> inputs = times.time("read inputs", [&] {
-    return assignments.empty() && !program.params.empty() ? load_sibling_inputs(program, file)
-                                                          : load_inputs(program, assignments);
+  std::vector<std::string> input_paths = assignments.empty() && !program.params.empty()
+                                             ? sibling_input_files(program, file)
+                                             : input_files(program, assignments);
+  // An engine that reads by rows (mpi) gets the files, opened and checked
+  // here and read in its run; the others, the arrays read whole.
+  bool by_rows = engine->reads_files_by_rows() && !parsed.vars.count("trace");
+  std::vector<NpyRowsReader> files;
+  std::vector<Array> inputs;
+  times.time("read inputs", [&] {
+    if (by_rows)
+      files = open_inputs_by_rows(program, input_paths);
+    else
+      inputs = read_inputs(program, input_paths);
   });
+  std::vector<std::string> outputs;
+  if (by_rows && parsed.vars.count("output"))
+    outputs = result_paths(result_count(program.result), parsed.vars["output"].as<std::string>());
   std::vector<Array> results;
   std::map<int, KernelTiming> kernels;
   if (parsed.vars.count("trace-filter") && !parsed.vars.count("trace"))
@@ -73,14 +96,18 @@ int run_command(const Args& args) {
     auto exe = times.time("compile",
                           [&] { return engine->compile(program, CompileOptions{views.fusion}); });
     kernels = Views::compile_details(exe->compile_report(), times);
-    results = times.time("run", [&] { return exe->run(inputs); });
+    results = times.time(
+        "run", [&] { return by_rows ? exe->run_files(files, outputs) : exe->run(inputs); });
     for (const auto& [id, ms] : exe->kernel_run_ms())
       kernels[id].run_ms = ms;
     for (const auto& [id, x] : exe->kernel_exchange())
       kernels[id].exchange = x;
   }
 
-  if (parsed.vars.count("output")) {
+  if (!outputs.empty()) { // written by the engine's run
+    for (const std::string& path : outputs)
+      if (!secondary_rank()) std::cerr << "wrote " << path << "\n";
+  } else if (parsed.vars.count("output")) {
     std::vector<std::string> written = times.time("write outputs", [&] {
       return write_results(results, parsed.vars["output"].as<std::string>());
     });

@@ -220,14 +220,14 @@ def fuzz(engine=None, count=1000, seed=1, time_limit=0.0, out=None, shrink_limit
     if code not in (0, 1):
         raise InputError("strata fuzz: " + "".join(errors).strip())
     result = {"engine": engine, "programs": 0, "seconds": 0.0, "compared": "", "failures": []}
-    summary = re.search(r"^\S+: (\d+) programs in ([\d.]+) s", stdout, re.M)
+    summary = re.search(r"^\S+(?: on \d+ ranks)?: (\d+) programs in ([\d.]+) s", stdout, re.M)
     if summary:
         result["programs"], result["seconds"] = int(summary.group(1)), float(summary.group(2))
     compared = re.search(r"^  compared: (.*)$", stdout, re.M)
     if compared:
         result["compared"] = compared.group(1)
     for m in re.finditer(r"^  program (\d+) \((.*?)\): (.*)\n    shrunk to \d+ nodes; "
-                         r"replay: strata check (.*)$", stdout, re.M):
+                         r"replay: (?:mpirun -np P )?strata check (.*)$", stdout, re.M):
         result["failures"].append({"program": int(m.group(1)), "variant": m.group(2),
                                    "disagreement": m.group(3), "bundle": m.group(4)})
     return result
