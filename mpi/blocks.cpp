@@ -111,6 +111,13 @@ Array select(const Array& a, const std::vector<int64_t>& at) {
   return out;
 }
 
+Array reversed(const Array& a) {
+  std::vector<int64_t> at(static_cast<size_t>(a.size()));
+  for (int64_t i = 0; i < a.size(); ++i)
+    at[size_t(i)] = a.size() - 1 - i;
+  return select(a, at);
+}
+
 int owner_of_row(int64_t n, int ranks, int64_t row) {
   int64_t q = n / ranks, m = n % ranks;
   // The first m ranks hold q + 1 rows each, the others q.

@@ -44,6 +44,8 @@ Array assemble_rows(const Type& elem, const Shape& shape, const std::vector<Byte
 // The elements at the linear positions `at` of `a`, in that order, as an
 // array of rank 1.
 Array select(const Array& a, const std::vector<int64_t>& at);
+// The elements of the rank-1 array `a` in reverse order.
+Array reversed(const Array& a);
 // The rank that holds row `row` of `n` rows on `ranks` ranks (block_rows).
 int owner_of_row(int64_t n, int ranks, int64_t row);
 // The first elements of `a` read as an array of `shape` (row-major; no more

@@ -225,11 +225,12 @@ Array RankRunner::fetch_rows(const Array& local, const Shape& global, const std:
   });
 }
 
-std::vector<Rows> RankRunner::chunk_aligned(int64_t n, int64_t chunk) const {
+std::vector<Rows> RankRunner::chunk_aligned(int64_t n, int64_t chunk, bool from_end) const {
   auto start = [&](int64_t i) { return (i + chunk - 1) / chunk * chunk; };
   std::vector<Rows> v;
   for (int d = 0; d < comm_.size(); ++d) {
     Rows b = block_rows(n, comm_.size(), d);
+    if (from_end) b = Rows{n - b.hi, n - b.lo};
     int64_t lo = std::min(start(b.lo), b.hi);
     v.push_back(Rows{lo, lo < b.hi ? std::min(start(b.hi), n) : lo});
   }

@@ -93,8 +93,11 @@ private:
   Array fetch_rows(const Array& local, const Shape& global, const std::vector<Rows>& have,
                    const std::vector<Rows>& want);
   // The ranges of `n` rows that start a chunk of `chunk` rows in each rank's
-  // block, through the end of that chunk (fold_partials, scan_carries).
-  std::vector<Rows> chunk_aligned(int64_t n, int64_t chunk) const;
+  // block, through the end of that chunk (fold_partials, scan_carries). With
+  // `from_end`, rows are counted from the last (a right scan's order: rank
+  // d's block of rows [lo, hi) is [n - hi, n - lo) in that count) and the
+  // ranges are in that count.
+  std::vector<Rows> chunk_aligned(int64_t n, int64_t chunk, bool from_end = false) const;
 
   // Local work: runs `body` on the local engine as a program whose
   // parameters are the arrays `reads` (those in `blocks` as this rank's

@@ -1,5 +1,5 @@
-// A left scan (scanl, scanl1, scanl') of one row held in blocks, from chunk
-// carries: bitwise the scan one machine runs (docs/mpi.md, "Scans").
+// A scan (scanl, scanl1, scanl', scanr, scanr1) of one row held in blocks,
+// from chunk carries: bitwise the scan one machine runs (docs/mpi.md, "Scans").
 //
 // In the blocked order a long row is scanned in chunks of S elements at
 // fixed positions (core/reduction_order.h): chunk j is scanned left to right
@@ -15,8 +15,10 @@
 //     first are the accumulators after each element;
 //  4. the results move from the chunk-aligned ranges to the output's blocks
 //     (scanl' 's scan is scanl's results less the last, which is its total).
-// Right scans read the row from its end: they run whole, as does a row too
-// short to be chunked.
+// A right scan (scanr, scanr1) is the same in scan order: position q is
+// element n - 1 - q, combined g(acc, x) = f(x, acc), and its results are
+// the left scan's read backwards; the ranks' blocks, counted from the end,
+// come in reverse rank order. A row too short to be chunked runs whole.
 #include "mpi/agree.h"
 #include "mpi/rank_runner.h"
 
@@ -53,10 +55,12 @@ AccPtr scan_from_carry(const Lambda& f) {
 } // namespace
 
 bool RankRunner::scan_carries(const Kernel& k, const kn::Scan& sc) {
-  bool scanl1 = sc.kind == ac::ScanKind::Scanl1, prime = sc.kind == ac::ScanKind::ScanlPrime;
-  if (sc.input.type.rank() != 1 || comm_.size() == 1 ||
-      !(scanl1 || prime || sc.kind == ac::ScanKind::Scanl))
-    return false;
+  using ac::ScanKind;
+  // scanl1 / scanr1: no seed; right: positions counted from the row's end.
+  bool scanl1 = sc.kind == ScanKind::Scanl1 || sc.kind == ScanKind::Scanr1;
+  bool prime = sc.kind == ScanKind::ScanlPrime;
+  bool right = sc.kind == ScanKind::Scanr || sc.kind == ScanKind::Scanr1;
+  if (sc.input.type.rank() != 1 || comm_.size() == 1) return false;
   const ReductionOrder& order = s_.options.order;
   RowsRun r;
   if (!run_rows(
@@ -70,13 +74,22 @@ bool RankRunner::scan_carries(const Kernel& k, const kn::Scan& sc) {
 
   int ranks = comm_.size(), me = comm_.rank();
   int64_t n = r.n, S = order.scan_chunk;
-  std::vector<Rows> have = chunk_aligned(n, S);
-  Array mine = fetch_rows(Held{r.results[0], true, Shape{n}}, have);
+  // Ranges in scan order (a right scan's position q is element n - 1 - q),
+  // fetched as elements and put in scan order.
+  std::vector<Rows> have = chunk_aligned(n, S, right);
+  std::vector<Rows> have_elements = have;
+  if (right)
+    for (Rows& h : have_elements)
+      h = Rows{n - h.hi, n - h.lo};
+  Array mine = fetch_rows(Held{r.results[0], true, Shape{n}}, have_elements);
+  if (right) mine = reversed(mine);
   std::vector<ArrayId> reads = array_reads(g_, k);
   // The arrays f and the seed read, as run_rows left them (gathered where
   // they need to be whole; blocks read through their shape and size).
   Names blocks = function_blocks(reads, sc.f, sc.seed);
+  // In scan order a right scan combines g(acc, x) = f(x, acc).
   Lambda fn = localize(sc.f, blocks);
+  if (right) std::swap(fn.params[0], fn.params[1]);
   ExpPtr seed = localize(sc.seed, blocks);
   const Type elem = sc.input.type.elem();
   ReductionOrder per_chunk = order;
@@ -109,12 +122,14 @@ bool RankRunner::scan_carries(const Kernel& k, const kn::Scan& sc) {
   Array carries; // carry j of chunk j (scanl1: carry j + 1 at j)
   Array scanned; // this rank's results, one per element of `mine`
   failed = failed_anywhere(comm_, [&] {
-    std::vector<Rows> rows;
+    // In chunk order: rank order, or the reverse for a right scan.
+    std::vector<Rows> rows(all.size());
     int64_t at = 0;
     size_t each = bytes_of(elem, Shape{1});
-    for (const Bytes& b : all) {
-      int64_t count = int64_t(b.size() / each);
-      rows.push_back(Rows{at, at + count});
+    for (size_t i = 0; i < all.size(); ++i) {
+      size_t d = right ? all.size() - 1 - i : i;
+      int64_t count = int64_t(all[d].size() / each);
+      rows[d] = Rows{at, at + count};
       at += count;
     }
     Array t = assemble_rows(elem, Shape{at}, all, rows);
@@ -186,6 +201,13 @@ bool RankRunner::scan_carries(const Kernel& k, const kn::Scan& sc) {
     }
     return out;
   });
+  if (right) {
+    // scanr's element i is the accumulator after position n - i: the
+    // left scan's results read backwards.
+    for (Rows& m : made)
+      m = Rows{out_n - m.hi, out_n - m.lo};
+    produced = reversed(produced);
+  }
   int64_t scan_n = prime ? n : out_n;
   std::vector<Rows> out_blocks;
   for (int d = 0; d < ranks; ++d)

@@ -130,18 +130,27 @@ TEST(MpiEngine, LongFoldsToOneValueMoveChunkEdgesAndPartialsOnly) {
     }
 }
 
-TEST(MpiEngine, LongLeftScansMoveChunkEdgesTotalsAndTheirResultsOnly) {
+TEST(MpiEngine, LongScansMoveChunkEdgesTotalsAndTheirResultsOnly) {
   int64_t n = 100000, chunk = ReductionOrder::blocked().scan_chunk;
   std::vector<double> xs = ramp(n, 1.0);
-  for (int64_t j = 0; j * chunk < n; ++j)
+  // Spikes in every chunk counted from either end: sums in another order differ.
+  for (int64_t j = 0; j * chunk < n; ++j) {
     xs[size_t(j * chunk + 7)] += (j % 2 ? 1e16 : -1e16) * double(j + 1);
+    xs[size_t(n - 1 - j * chunk - 11)] += (j % 2 ? -1e16 : 1e16) * double(j + 2);
+  }
   std::vector<Array> in = {array_of(xs, {n})};
   for (int ranks = 2; ranks <= 4; ++ranks)
     for (const char* text :
          {"(program ((xs (array f64 1))) (scanl + 0.5 xs))",
           "(program ((xs (array f64 1))) (scanl1 + xs))",
           "(program ((xs (array f64 1))) (scanl' + 0.25 xs))",
-          "(program ((xs (array f64 1))) (scanl1 max (map (lambda (x) (* x x)) xs)))"}) {
+          "(program ((xs (array f64 1))) (scanl1 max (map (lambda (x) (* x x)) xs)))",
+          // Right scans: from the row's end, f(x, acc) (neither associative
+          // nor commutative below), blocks in reverse rank order.
+          "(program ((xs (array f64 1))) (scanr + 0.5 xs))",
+          "(program ((xs (array f64 1))) (scanr1 + xs))",
+          "(program ((xs (array f64 1))) (scanr (lambda (x acc) (- x (* 0.5 acc))) 0.5 xs))",
+          "(program ((xs (array f64 1))) (scanr1 (lambda (x acc) (- (* 2.0 x) acc)) xs))"}) {
       Ran r = check_on(ranks, text, in);
       for (const auto& rank : r.traffic)
         for (const auto& [id, t] : rank) {
