@@ -111,6 +111,15 @@ Array select(const Array& a, const std::vector<int64_t>& at) {
   return out;
 }
 
+void copy_elements(const Array& from, int64_t from_at, const Array& to, int64_t to_at, int64_t n) {
+  if (n <= 0) return;
+  for (size_t l = 0; l < from.num_leaves(); ++l) {
+    size_t sz = scalar_size(from.leaf_kind(l));
+    std::memcpy(to.leaf(l).data() + size_t(to_at) * sz, from.leaf(l).data() + size_t(from_at) * sz,
+                size_t(n) * sz);
+  }
+}
+
 Array reversed(const Array& a) {
   std::vector<int64_t> at(static_cast<size_t>(a.size()));
   for (int64_t i = 0; i < a.size(); ++i)

@@ -44,6 +44,9 @@ Array assemble_rows(const Type& elem, const Shape& shape, const std::vector<Byte
 // The elements at the linear positions `at` of `a`, in that order, as an
 // array of rank 1.
 Array select(const Array& a, const std::vector<int64_t>& at);
+// Copies elements [from_at, from_at + n) of `from` to [to_at, to_at + n)
+// of `to` (the same element type; linear positions), leaf by leaf.
+void copy_elements(const Array& from, int64_t from_at, const Array& to, int64_t to_at, int64_t n);
 // The elements of the rank-1 array `a` in reverse order.
 Array reversed(const Array& a);
 // The rank that holds row `row` of `n` rows on `ranks` ranks (block_rows).

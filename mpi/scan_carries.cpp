@@ -158,17 +158,14 @@ bool RankRunner::scan_carries(const Kernel& k, const kn::Scan& sc) {
             &canonical)[0];
       } else {
         Array carry = Array::allocate(elem, Shape{}, false);
-        for (size_t l = 0; l < carry.num_leaves(); ++l)
-          carry.write(l, 0, carries.read(l, scanl1 ? j - 1 : j));
+        copy_elements(carries, scanl1 ? j - 1 : j, carry, 0, 1);
         res = run(
             "chunk from its carry", k, reads, blocks,
             {{"mpi__chunk", chunk}, {"mpi__carry", carry}}, [&] { return scan_from_carry(fn); },
             &canonical)[0];
         skip = 1;
       }
-      for (size_t l = 0; l < scanned.num_leaves(); ++l)
-        for (int64_t t = 0; t < at.count(); ++t)
-          scanned.write(l, at.lo + t, res.read(l, t + skip));
+      copy_elements(res, skip, scanned, at.lo, at.count());
     }
   });
   if (failed) {
@@ -194,11 +191,8 @@ bool RankRunner::scan_carries(const Kernel& k, const kn::Scan& sc) {
     // scanl's first rank starts with the seed, carry 0.
     if (!seeded || made[size_t(me)].lo != 0 || mine.size() == 0) return scanned;
     Array out = Array::allocate(elem, Shape{mine.size() + 1}, false);
-    for (size_t l = 0; l < out.num_leaves(); ++l) {
-      out.write(l, 0, carries.read(l, 0));
-      for (int64_t e = 0; e < mine.size(); ++e)
-        out.write(l, e + 1, scanned.read(l, e));
-    }
+    copy_elements(carries, 0, out, 0, 1);
+    copy_elements(scanned, 0, out, 1, mine.size());
     return out;
   });
   if (right) {
