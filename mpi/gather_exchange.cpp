@@ -78,16 +78,13 @@ bool RankRunner::gather_exchange(const Kernel& k, const Delayed& d) {
   for (int64_t e = 0; e < count && !out_of_range; ++e) {
     int64_t offset = 0;
     for (size_t c = 0; c < src.global.size(); ++c) {
-      int64_t v = at.read(c, e).get<int64_t>();
+      int64_t v = at.leaf_data<int64_t>(c)[e];
       if (v < 0 || v >= src.global[c]) out_of_range = true;
       offset = c == 0 ? 0 : offset * src.global[c] + v;
     }
     if (out_of_range) break;
-    int64_t i0 = at.read(0, e).get<int64_t>();
-    // The owner of row i0: the blocks are block_rows(n, ranks, s).
-    int owner = 0;
-    while (block_rows(src.global[0], ranks, owner).hi <= i0)
-      ++owner;
+    int64_t i0 = at.leaf_data<int64_t>(0)[e];
+    int owner = owner_of_row(src.global[0], ranks, i0);
     offset += (i0 - block_rows(src.global[0], ranks, owner).lo) * row;
     from[size_t(e)] = {owner, int64_t(asked[size_t(owner)].size())};
     asked[size_t(owner)].push_back(offset);
