@@ -58,7 +58,7 @@ bool RankRunner::gather_exchange(const Kernel& k, const Delayed& d) {
   where.type = Type::array(Type::index(int(src.global.size())), d.type.rank());
   RowsRun r;
   if (!run_rows(
-          k, where, {}, {}, [](AccPtr g, const Names&) { return g; }, r))
+          k, where, {}, {}, [](AccPtr g, const Names&) { return g; }, r, "request indices"))
     return false;
   if (r.failed) {
     after_failure(k, false);

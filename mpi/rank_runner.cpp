@@ -278,6 +278,14 @@ std::vector<Array> RankRunner::run(const std::string& key, const Kernel& k,
     c->exe = s_.local.compile(c->program, o);
     slot = std::move(c);
   }
+  // One key, one program: the same parameters every time (a plan that
+  // reused another's key would run the other's program).
+  for (size_t i = 0; i < params.size(); ++i)
+    if (slot->program.params.size() != params.size() ||
+        slot->program.params[i].name != params[i].name ||
+        slot->program.params[i].type != params[i].type)
+      throw Error(ErrorKind::Resource, "mpi: the local program `" + full_key +
+                                           "` was compiled for other parameters (an engine bug)");
   try {
     return slot->exe->run(inputs);
   } catch (const Error& e) {
