@@ -542,11 +542,6 @@ template <class Sink> void emit_data(const Array& a, Sink&& sink) {
 // ---------------------------------------------------------------------------
 // Files
 
-struct FileCloser {
-  void operator()(std::FILE* f) const { std::fclose(f); }
-};
-using File = std::unique_ptr<std::FILE, FileCloser>;
-
 std::string errno_text() {
   return std::strerror(errno);
 }
@@ -559,7 +554,6 @@ File open_for_reading(const std::string& path) {
   return f;
 }
 
-// The file's size, or nothing when it cannot seek (a pipe).
 std::optional<uint64_t> file_size(std::FILE* f) {
   if (fseeko(f, 0, SEEK_END) != 0) return std::nullopt;
   off_t size = ftello(f);

@@ -6,6 +6,8 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -60,5 +62,14 @@ void gather_records(std::byte* dst, int64_t first, int64_t n, const Layout& lay,
 int64_t records_per_chunk(size_t itemsize);
 
 std::string errno_text();
+
+struct FileCloser {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+using File = std::unique_ptr<std::FILE, FileCloser>;
+// The file open for reading; an error naming it (a directory, cannot open).
+File open_for_reading(const std::string& path);
+// The file's size, or nothing when it cannot seek (a pipe).
+std::optional<uint64_t> file_size(std::FILE* f);
 
 } // namespace strata::npy_detail

@@ -72,17 +72,10 @@ void write_at(int fd, const std::byte* src, size_t n, uint64_t at, const std::st
 
 NpyRowsReader::NpyRowsReader(std::string path)
     : path_(std::move(path)), bytes_read_(std::make_shared<std::atomic<uint64_t>>(0)) {
-  std::FILE* f = std::fopen(path_.c_str(), "rb");
-  if (!f) fail(path_, "cannot open: " + errno_text());
-  struct Close {
-    std::FILE* f;
-    ~Close() { std::fclose(f); }
-  } close{f};
-  if (fseeko(f, 0, SEEK_END) != 0) fail(path_, "cannot read by rows: not a regular file");
-  off_t size = ftello(f);
-  if (size < 0 || fseeko(f, 0, SEEK_SET) != 0)
-    fail(path_, "cannot read by rows: not a regular file");
-  header_ = std::make_shared<const Header>(read_header(f, uint64_t(size), path_, &data_at_));
+  File f = open_for_reading(path_);
+  std::optional<uint64_t> size = file_size(f.get());
+  if (!size) fail(path_, "cannot read by rows: not a regular file");
+  header_ = std::make_shared<const Header>(read_header(f.get(), *size, path_, &data_at_));
 }
 
 const Type& NpyRowsReader::elem() const {

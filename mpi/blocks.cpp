@@ -22,11 +22,15 @@ Rows block_rows(int64_t n, int ranks, int rank) {
   return Rows{lo, lo + q + (rank < m ? 1 : 0)};
 }
 
-bool held_in_blocks(const Type& elem, const Shape& shape, int ranks, int64_t min_bytes) {
-  size_t bytes = 0;
+size_t bytes_of(const Type& elem, const Shape& s) {
+  size_t b = 0;
   for (ScalarKind k : elem.leaves())
-    bytes += Array::leaf_bytes(shape, k);
-  return ranks > 1 && !shape.empty() && bytes >= size_t(min_bytes);
+    b += Array::leaf_bytes(s, k);
+  return b;
+}
+
+bool held_in_blocks(const Type& elem, const Shape& shape, int ranks, int64_t min_bytes) {
+  return ranks > 1 && !shape.empty() && bytes_of(elem, shape) >= size_t(min_bytes);
 }
 
 Held hold(const Array& a, int ranks, int rank, int64_t min_bytes) {

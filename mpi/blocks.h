@@ -18,6 +18,9 @@ struct Rows {
 };
 Rows block_rows(int64_t n, int ranks, int rank);
 
+// The bytes of an array of `elem` and shape `s`, every leaf.
+size_t bytes_of(const Type& elem, const Shape& s);
+
 // An array as a rank holds it.
 struct Held {
   Array local; // the whole array, or this rank's rows of it

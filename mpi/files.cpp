@@ -23,9 +23,7 @@ std::vector<Held> read_inputs(Comm& comm, const std::vector<NpyRowsReader>& file
 Array gather_result(Comm& comm, const Held& result, size_t index) {
   if (!result.block) return result.local;
   // The parts received and the array assembled from them are both whole.
-  size_t whole = 0;
-  for (ScalarKind k : result.local.elem_type().leaves())
-    whole += Array::leaf_bytes(result.global, k);
+  size_t whole = bytes_of(result.local.elem_type(), result.global);
   agreed(comm, [&] {
     size_t limit = Buffer::memory_limit(), live = Buffer::live_bytes();
     size_t free = limit > live ? limit - live : 0;

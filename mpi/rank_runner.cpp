@@ -73,13 +73,6 @@ Array index_array(const Shape& s) {
   return a;
 }
 
-size_t bytes_of(const Type& elem, const Shape& s) {
-  size_t b = 0;
-  for (ScalarKind k : elem.leaves())
-    b += Array::leaf_bytes(s, k);
-  return b;
-}
-
 // ------------------------------------------------------------- the protocol
 
 void RankRunner::set(ArrayId id, Held v) {

@@ -43,7 +43,6 @@ struct RankState {
 
 Array i64_array(int64_t v);
 Array index_array(const Shape& s);
-size_t bytes_of(const Type& elem, const Shape& s);
 
 class RankRunner {
 public:
