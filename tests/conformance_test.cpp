@@ -110,11 +110,7 @@ protected:
 // A row long enough for the chunked paths of fold and scan in options()'s
 // order: 10^5 in the optimised build, 10^3 under the sanitizers (whose
 // interpreter takes minutes to replay 10^5-element rows).
-#if defined(__SANITIZE_ADDRESS__)
-constexpr int64_t kLongRow = 1000;
-#else
-constexpr int64_t kLongRow = 100000;
-#endif
+constexpr int64_t kLongRow = kUnderSanitizers ? 1000 : 100000;
 const std::string kLong = std::to_string(kLongRow);
 
 std::vector<Array> example_inputs(const Program& p, const fs::path& program) {

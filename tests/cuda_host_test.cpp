@@ -10,16 +10,13 @@
 #include "cuda/host_backend.h"
 #include "cuda_test_util.h"
 #include "oracle/differential.h"
+#include "tests/test_util.h"
 
 namespace strata {
 namespace {
 using namespace cudatest;
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr int kGenerated = 30;
-#else
-constexpr int kGenerated = 150;
-#endif
+constexpr int kGenerated = test::kUnderSanitizers ? 30 : 150;
 
 void check_all(const std::vector<Case>& cases, const std::string& tag) {
   std::vector<Unit> us = units(cases, tag);

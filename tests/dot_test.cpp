@@ -111,11 +111,7 @@ TEST(Views, RunDumpDotPhasesAndReport) {
 TEST(Views, PhaseTotalsAddUpToTheWallTime) {
   TempDir dir;
   // Work enough that a scheduling hiccup between phases is well under 5%.
-#if defined(__SANITIZE_ADDRESS__)
-  const std::string n = "400000";
-#else
-  const std::string n = "4000000";
-#endif
+  const std::string n = kUnderSanitizers ? "400000" : "4000000";
   std::string file = dir.write(
       "sum.strata", "(program () (fold (lambda ((a f64) (b f64)) (+ a b)) 0.0 (generate (ix " + n +
                         ") (lambda ((i (ix 1))) (sin (cast f64 (proj 0 i)))))))");

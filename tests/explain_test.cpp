@@ -56,7 +56,9 @@ TEST(ExplainGolden, Json) {
 }
 
 // Every example, every result, its first, middle and last elements: the tree
-// is built without error and its value is the interpreter's.
+// is built without error and its value is the interpreter's. Under the
+// sanitizers the first element only (each explanation interprets the whole
+// program again, minutes per example in that build).
 TEST(Explain, AgreesWithTheInterpreterOnEveryExample) {
   int explained = 0;
   for (const auto& entry : fs::directory_iterator(source_path("examples"))) {
@@ -69,7 +71,9 @@ TEST(Explain, AgreesWithTheInterpreterOnEveryExample) {
           (entry.path().parent_path() / entry.path().stem() / (param.name + ".npy")).string()));
     std::vector<Array> out = interpret(p, in);
     for (size_t k = 0; k < out.size(); ++k) {
-      for (int64_t i : {int64_t(0), out[k].size() / 2, out[k].size() - 1}) {
+      std::vector<int64_t> elements = {0, out[k].size() / 2, out[k].size() - 1};
+      if (kUnderSanitizers) elements.resize(1);
+      for (int64_t i : elements) {
         if (i < 0 || out[k].size() == 0) continue;
         Index at = from_linear(out[k].shape(), i);
         ExplainNode tree = explain_tree(p, in, k, at);
@@ -80,7 +84,7 @@ TEST(Explain, AgreesWithTheInterpreterOnEveryExample) {
       }
     }
   }
-  EXPECT_GE(explained, 48);
+  EXPECT_GE(explained, kUnderSanitizers ? 16 : 48);
 }
 
 TEST(Explain, ScansFoldsegsAndAwhile) {

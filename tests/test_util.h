@@ -57,6 +57,18 @@ inline Array run1(std::string_view text, const std::vector<Array>& inputs = {}) 
   return results[0];
 }
 
+// True in the AddressSanitizer + UBSan build (scripts/test --sanitize). Its
+// Debug code runs the interpreter tens of times slower than the optimised
+// build, so a test whose cost is the size of its work (long rows, many
+// generated programs, every example) runs a smaller amount of the same work
+// there: the same code paths under the sanitizers; the optimised build runs
+// the full amount. One place says which build is which.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool kUnderSanitizers = true;
+#else
+inline constexpr bool kUnderSanitizers = false;
+#endif
+
 // The blocked order as the boundary tests (tbb, jit and cuda
 // *_reduction_order_test.cpp) run it: ReductionOrder::blocked(), or under the
 // sanitizers the same order scaled down 256 times (folds chunked from 128 in
@@ -65,11 +77,7 @@ inline Array run1(std::string_view text, const std::vector<Array>& inputs = {}) 
 // instead of 10^5, which the Debug + ASan interpreter takes minutes to replay.
 // The optimised build runs the real constants.
 inline ReductionOrder boundary_order() {
-#if defined(__SANITIZE_ADDRESS__)
-  return ReductionOrder{128, 64, 256, 64, 128};
-#else
-  return ReductionOrder::blocked();
-#endif
+  return kUnderSanitizers ? ReductionOrder{128, 64, 256, 64, 128} : ReductionOrder::blocked();
 }
 
 } // namespace strata::test
