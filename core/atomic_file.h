@@ -2,10 +2,11 @@
 // the target (same directory, so the rename cannot cross file systems); commit()
 // flushes it to disk and renames it over the target, keeping an existing
 // target's permissions. Until then the target is untouched, and an AtomicFile
-// destroyed without commit() (an error, an exception, Ctrl-C unwinding)
-// removes its temporary: a failure halfway never leaves a partial or
-// truncated file, and a tool that rewrites a user's file never loses it.
-// Every failure is an `input` error naming the target and the reason.
+// destroyed without commit() (an error, an exception) removes its temporary,
+// as does a terminating signal (TempOnSignal below): a failure halfway never
+// leaves a partial or truncated file, and a tool that rewrites a user's file
+// never loses it. Every failure is an `input` error naming the target and
+// the reason.
 #pragma once
 
 #include <cstdio>
@@ -13,6 +14,31 @@
 #include <string_view>
 
 namespace strata {
+
+// A temporary file registered so that a terminating signal does not leave it
+// behind. SIGINT (Ctrl-C), SIGTERM (what mpirun sends the other ranks when
+// one dies), SIGHUP and SIGQUIT, for each of which the process has no handler
+// of its own when the first temporary is registered, remove every registered
+// temporary and then end the process as the signal would have (the exit
+// status says which signal). Held from the temporary's creation to its rename
+// or removal. The registry is fixed storage a signal handler may read: at
+// most 64 temporaries at once, paths under 1024 bytes; others are removed by
+// their owners only (not on a signal). SIGKILL cannot be caught.
+class TempOnSignal {
+public:
+  TempOnSignal() = default;
+  explicit TempOnSignal(const std::string& temp);
+  TempOnSignal(TempOnSignal&& o) noexcept : slot_(o.slot_) { o.slot_ = -1; }
+  TempOnSignal& operator=(TempOnSignal&& o) noexcept;
+  TempOnSignal(const TempOnSignal&) = delete;
+  ~TempOnSignal() { release(); }
+  // Unregisters: the temporary was renamed or removed.
+  void release();
+  bool registered() const { return slot_ >= 0; }
+
+private:
+  int slot_ = -1;
+};
 
 class AtomicFile {
 public:
@@ -33,6 +59,7 @@ private:
   std::string path_;
   std::string temp_;
   std::FILE* file_ = nullptr;
+  TempOnSignal on_signal_;
 };
 
 // A fresh temporary name beside `path` (".NAME.tmp-PID-N"): no other writer,

@@ -114,12 +114,14 @@ NpyRowsWriter::NpyRowsWriter(std::string path, std::string temp, Type elem, Shap
 
 NpyRowsWriter::NpyRowsWriter(NpyRowsWriter&& o) noexcept
     : path_(std::move(o.path_)), temp_(std::move(o.temp_)), elem_(std::move(o.elem_)),
-      shape_(std::move(o.shape_)), data_at_(o.data_at_), owner_(o.owner_) {
+      shape_(std::move(o.shape_)), data_at_(o.data_at_), owner_(o.owner_),
+      on_signal_(std::move(o.on_signal_)) {
   o.owner_ = false;
 }
 
 NpyRowsWriter::~NpyRowsWriter() {
   if (owner_) ::unlink(temp_.c_str());
+  on_signal_.release();
 }
 
 NpyRowsWriter NpyRowsWriter::create(const std::string& path, const Type& elem, const Shape& shape) {
@@ -128,6 +130,7 @@ NpyRowsWriter NpyRowsWriter::create(const std::string& path, const Type& elem, c
   for (ScalarKind k : elem.leaves())
     data += Array::leaf_bytes(shape, k);
   NpyRowsWriter w(path, temp_path_beside(path), elem, shape, true);
+  w.on_signal_ = TempOnSignal(w.temp_);
   Fd fd{::open(w.temp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666)};
   if (fd.fd < 0) {
     w.owner_ = false;
@@ -168,6 +171,7 @@ void NpyRowsWriter::commit() {
   if (!owner_) fail(path_, "only the writer that created the file commits it");
   replace_with_temp(temp_, path_);
   owner_ = false;
+  on_signal_.release();
 }
 
 } // namespace strata

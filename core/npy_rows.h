@@ -10,6 +10,7 @@
 #include <string>
 
 #include "core/array.h"
+#include "core/atomic_file.h"
 
 namespace strata {
 
@@ -75,6 +76,7 @@ private:
   Shape shape_;
   uint64_t data_at_ = 0;
   bool owner_ = false;
+  TempOnSignal on_signal_; // the creator's: a terminating signal removes the temporary
 };
 
 } // namespace strata

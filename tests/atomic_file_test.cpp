@@ -2,14 +2,20 @@
 // programs and bundles never end up partial.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
 
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/npy.h"
+#include "core/npy_rows.h"
 #include "tests/test_util.h"
 
 namespace strata {
@@ -94,6 +100,79 @@ TEST(AtomicFile, WriteNpyRoundTripsAndLeavesOnlyTheResult) {
   write_npy(target.string(), test::array_of<int32_t>({4, 5, 6}));
   EXPECT_EQ(test::values_of<int32_t>(read_npy(target.string())), (std::vector<int32_t>{4, 5, 6}));
   EXPECT_EQ(dir.files(), 1u);
+}
+
+// A child process starts writing beside the user's file (`start` creates the
+// temporary and returns), tells the parent, and waits; the parent sends
+// `sig`. The child must end as the signal ends a process, and leave the
+// user's file as it was and no temporary.
+template <class Start> void signalled_while_writing(int sig, Start start) {
+  TempDir dir;
+  fs::path target = dir.path / "out.npy";
+  write_npy(target.string(), test::array_of<int32_t>({1, 2}));
+  std::string before = slurp(target);
+  int ready[2];
+  ASSERT_EQ(::pipe(ready), 0);
+  pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::close(ready[0]);
+    try {
+      start(target.string());
+    } catch (...) {
+      ::_exit(3);
+    }
+    char c = 1;
+    if (::write(ready[1], &c, 1) != 1) ::_exit(4);
+    for (;;)
+      ::pause();
+  }
+  ::close(ready[1]);
+  char c = 0;
+  bool started = ::read(ready[0], &c, 1) == 1;
+  ::close(ready[0]);
+  EXPECT_TRUE(started);
+  EXPECT_EQ(dir.files(), 2u) << "the temporary beside the target";
+  ::kill(child, sig);
+  int status = 0;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (::waitpid(child, &status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      ::kill(child, SIGKILL);
+      ::waitpid(child, &status, 0);
+      FAIL() << "signal " << sig << " did not end the writer";
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == sig) << "status " << status;
+  EXPECT_EQ(dir.files(), 1u) << "a temporary was left";
+  EXPECT_EQ(slurp(target), before);
+}
+
+// What mpirun sends every other rank when one dies, and Ctrl-C.
+TEST(AtomicFile, ATerminatingSignalRemovesTheTemporary) {
+  signalled_while_writing(SIGTERM, [](const std::string& path) {
+    auto* f = new AtomicFile(path); // never destroyed: the signal ends the process
+    f->write("half a file");
+  });
+  struct sigaction now {};
+  ASSERT_EQ(::sigaction(SIGINT, nullptr, &now), 0);
+  if (now.sa_handler == SIG_IGN)
+    GTEST_SKIP() << "SIGINT is ignored here (started in the background)";
+  signalled_while_writing(SIGINT, [](const std::string& path) {
+    auto* f = new AtomicFile(path);
+    f->write("half a file");
+  });
+}
+
+// The mpi engine's rank 0 holds the temporary of each result while every
+// rank writes its rows into it.
+TEST(AtomicFile, ATerminatingSignalRemovesARowsWritersTemporary) {
+  signalled_while_writing(SIGTERM, [](const std::string& path) {
+    Type f32 = Type::scalar(ScalarKind::F32);
+    auto* w = new NpyRowsWriter(NpyRowsWriter::create(path, f32, Shape{4}));
+    w->write(0, test::array_of<float>({1.0f, 2.0f}));
+  });
 }
 
 } // namespace
