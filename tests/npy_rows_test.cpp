@@ -1,7 +1,8 @@
 // Tests of .npy files read and written by rows (core/npy_rows.h): rows equal
 // the same rows of the file read whole, only the rows asked for are read,
 // writers of disjoint rows on several threads make exactly the bytes
-// write_npy makes, and a failure leaves no file and no temporary.
+// write_npy makes, and a failure leaves no file and no temporary; any
+// engine's executable runs on such files (Executable::run_files' default).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -12,7 +13,9 @@
 #include "core/error.h"
 #include "core/npy.h"
 #include "core/npy_rows.h"
+#include "oracle/registry.h"
 #include "tests/cli_util.h"
+#include "tests/test_util.h"
 
 namespace strata {
 namespace {
@@ -173,6 +176,44 @@ TEST_F(NpyRowsFiles, WrongRowsAndUnwritablePlacesAreErrors) {
   NpyRowsWriter other = NpyRowsWriter::open(path("out.npy"), w.temp(), kF32, {4, 2});
   EXPECT_THROW(other.commit(), Error); // only the creator commits
   EXPECT_THROW(NpyRowsWriter::create(path("no/such/dir/out.npy"), kF32, {4}), Error);
+}
+
+// Executable::run_files as every engine but mpi has it: the inputs read
+// whole, the results returned, or written whole (by rank 0 of a launch,
+// which a test process is) and none returned.
+TEST_F(NpyRowsFiles, AnyExecutableRunsOnFilesReadWhole) {
+  Program p = test::parse_and_check("(program ((xs (array f32 2)) (k (array i64 0)))\n"
+                                    "  (atuple (map (lambda ((x f32)) (* x 2f32)) xs)\n"
+                                    "          (map (lambda ((v i64)) (+ v 1)) k)))");
+  Array xs = numbered(kF32, {3, 4});
+  Array k = test::scalar_array<int64_t>(5);
+  write_npy(path("xs.npy"), xs);
+  write_npy(path("k.npy"), k);
+  std::vector<NpyRowsReader> readers;
+  readers.emplace_back(path("xs.npy"));
+  readers.emplace_back(path("k.npy"));
+  auto exe = find_engine("interp")->compile(p, CompileOptions{});
+  std::vector<Array> want = exe->run({xs, k});
+  std::vector<Array> got = exe->run_files(readers, {});
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_TRUE(identical(got[0], want[0]));
+  EXPECT_TRUE(identical(got[1], want[1]));
+
+  EXPECT_TRUE(exe->run_files(readers, {path("a.npy"), path("b.npy")}).empty());
+  write_npy(path("want_a.npy"), want[0]);
+  write_npy(path("want_b.npy"), want[1]);
+  EXPECT_EQ(file_bytes(path("a.npy")), file_bytes(path("want_a.npy")));
+  EXPECT_EQ(file_bytes(path("b.npy")), file_bytes(path("want_b.npy")));
+
+  // One path for two results: a usage error, nothing written.
+  try {
+    exe->run_files(readers, {path("c.npy")});
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Usage);
+    EXPECT_STREQ(e.what(), "error: 1 output files for 2 results");
+  }
+  EXPECT_FALSE(fs::exists(path("c.npy")));
 }
 
 } // namespace
