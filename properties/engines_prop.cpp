@@ -15,6 +15,7 @@
 #include "oracle/generator_rc.h"
 #include "oracle/registry.h"
 #include "properties/property.h"
+#include "tests/test_util.h"
 
 namespace strata {
 namespace {
@@ -46,8 +47,9 @@ void save(const GeneratedCase& c, const Program& p, const Engine& e, const Compi
 
 // One test per registered engine, so each has its own ctest entry and time
 // budget. Engines that compile native code per kernel (tens of milliseconds
-// per kernel at O3) run fewer cases than the interpreter and tbb, so that the
-// suite stays within CI's budget also under the sanitizers.
+// per kernel at O3) run fewer cases than the interpreter and tbb, and half as
+// many again under the sanitizers (whose Debug engines run them several times
+// slower), so that the suite stays within CI's budget there too.
 std::vector<std::string> engine_names_for_tests() {
   std::vector<std::string> names;
   for (const Engine* e : all_engines())
@@ -60,7 +62,8 @@ std::vector<std::string> engine_names_for_tests() {
 }
 
 int cases_for(const std::string& engine, int base) {
-  return engine == "interp" || engine == "tbb" ? base : base / 2;
+  if (engine == "interp" || engine == "tbb") return base;
+  return test::kUnderSanitizers ? base / 4 : base / 2;
 }
 
 class PerEngine : public ::testing::TestWithParam<std::string> {
