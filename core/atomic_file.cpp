@@ -115,7 +115,7 @@ AtomicFile::AtomicFile(std::string path) : path_(std::move(path)), temp_(temp_pa
 AtomicFile::~AtomicFile() {
   if (file_) std::fclose(file_);
   if (!temp_.empty()) std::remove(temp_.c_str());
-  on_signal_.release();
+  // on_signal_ is released after this body: the temporary is gone by then.
 }
 
 void AtomicFile::fail(const std::string& why) {

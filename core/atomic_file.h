@@ -34,7 +34,6 @@ public:
   ~TempOnSignal() { release(); }
   // Unregisters: the temporary was renamed or removed.
   void release();
-  bool registered() const { return slot_ >= 0; }
 
 private:
   int slot_ = -1;

@@ -120,8 +120,7 @@ NpyRowsWriter::NpyRowsWriter(NpyRowsWriter&& o) noexcept
 }
 
 NpyRowsWriter::~NpyRowsWriter() {
-  if (owner_) ::unlink(temp_.c_str());
-  on_signal_.release();
+  if (owner_) ::unlink(temp_.c_str()); // on_signal_ is released after this
 }
 
 NpyRowsWriter NpyRowsWriter::create(const std::string& path, const Type& elem, const Shape& shape) {
