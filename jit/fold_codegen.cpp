@@ -181,18 +181,84 @@ Val vector_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, in
   return {b.CreateExtractElement(cur, uint64_t(0))};
 }
 
-// Whether `fn` is an integer combiner that reorders exactly (core/combiner.h:
-// + * min max band bor bxor, either operand first): every association and
-// operand order gives the same bits (wrapping), so an engine may run it in
-// any order (core/reduction_order.h) and the chunk folds left to right, a
-// loop LLVM vectorises as it likes.
+} // namespace
+
+// Such a chunk folds left to right, a loop LLVM vectorises as it likes.
 bool exactly_associative(const Lambda& fn, const Type& t) {
   if (!t.is_scalar() || !is_integral(t.scalar_kind())) return false;
   std::optional<BinaryCombiner> c = binary_combiner(fn);
   return c && reorders_exactly(c->op, c->kind);
 }
 
-} // namespace
+void fold_rows_in_lanes(FnBuilder& f, const Lambda& elem, const Lambda& fn, const Type& t,
+                        int target, int width, const Val& outer, Value* n, Value* r0, Value* r1,
+                        const std::optional<Val>& seed,
+                        const std::function<void(Value*)>& scalar_row) {
+  llvm::IRBuilder<>& b = f.b;
+  unsigned w = unsigned(width);
+  Value* group = f.i64(width);
+  llvm::BasicBlock* pre = b.GetInsertBlock();
+  llvm::BasicBlock* loop = llvm::BasicBlock::Create(f.ctx, "row_lanes", f.fn);
+  llvm::BasicBlock* exit = llvm::BasicBlock::Create(f.ctx, "row_lanes_exit", f.fn);
+  b.CreateCondBr(b.CreateICmpSGE(b.CreateSub(r1, r0), group), loop, exit);
+  b.SetInsertPoint(loop);
+  llvm::PHINode* r = b.CreatePHI(b.getInt64Ty(), 2);
+  r->addIncoming(r0, pre);
+  // Lane k holds row r + k: its outer index, row-major in `outer`.
+  std::vector<uint64_t> iota(static_cast<size_t>(width));
+  for (size_t l = 0; l < iota.size(); ++l)
+    iota[l] = l;
+  Value* rows = b.CreateAdd(b.CreateVectorSplat(w, r), llvm::ConstantDataVector::get(f.ctx, iota));
+  Val oix(outer.size());
+  for (size_t d = outer.size(); d-- > 0;) {
+    if (d == 0) {
+      oix[d] = rows;
+      break;
+    }
+    Value* e = b.CreateSelect(b.CreateICmpEQ(outer[d], f.i64(0)), f.i64(1), outer[d]);
+    oix[d] = b.CreateURem(rows, b.CreateVectorSplat(w, e));
+    rows = b.CreateUDiv(rows, b.CreateVectorSplat(w, e));
+  }
+  std::vector<llvm::BasicBlock*> bails;
+  auto element = [&](Value* j) {
+    Val ix = oix;
+    ix.push_back(b.CreateVectorSplat(w, j));
+    return lanes_apply_reading(f, w, elem, {ix}, bails);
+  };
+  Val init;
+  if (seed)
+    for (Value* v : *seed)
+      init.push_back(b.CreateVectorSplat(w, v));
+  else
+    init = element(f.i64(0));
+  Val acc = fold_loop(f, f.i64(seed ? 0 : 1), n, init, [&](const Val& a, Value* j) {
+    return lanes_apply_reading(f, w, fn, {a, element(j)}, bails);
+  });
+  std::vector<ScalarKind> kinds = t.leaves();
+  for (size_t l = 0; l < kinds.size(); ++l) {
+    llvm::Type* mt = mem_type(f.ctx, kinds[l]);
+    Value* x = acc[l];
+    if (kinds[l] == ScalarKind::Bool) x = b.CreateZExt(x, llvm::FixedVectorType::get(mt, w));
+    b.CreateAlignedStore(x, b.CreateGEP(mt, f.leaf_ptr(target, l), r),
+                         llvm::Align(scalar_size(kinds[l])));
+  }
+  Value* next = b.CreateAdd(r, group);
+  llvm::BasicBlock* latch = b.GetInsertBlock();
+  r->addIncoming(next, latch);
+  leave_alone(f.ctx, b.CreateCondBr(b.CreateICmpSGE(b.CreateSub(r1, next), group), loop, exit));
+  b.SetInsertPoint(exit);
+  llvm::PHINode* rest = b.CreatePHI(b.getInt64Ty(), 2 + unsigned(bails.size()));
+  rest->addIncoming(r0, pre);
+  rest->addIncoming(next, latch);
+  // A read failed its check in some lane: the scalar code from the group's
+  // first row on raises the error the scalar path raises (nothing of the
+  // group was stored).
+  for (llvm::BasicBlock* bail : bails) {
+    llvm::IRBuilder<>(bail).CreateBr(exit);
+    rest->addIncoming(r, bail);
+  }
+  f.for_range(rest, r1, scalar_row, false);
+}
 
 Val fold_loop(FnBuilder& f, Value* lo, Value* hi, const Val& init,
               const std::function<Val(const Val&, Value*)>& step) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 
 #include "jit/fn_builder.h"
 
@@ -28,5 +29,25 @@ Val fold_loop(FnBuilder& f, llvm::Value* lo, llvm::Value* hi, const Val& init,
 // bxor give the same bits in every order: those fold left to right.
 Val chunk_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, int lanes,
                 llvm::Value* m, const std::function<Val(llvm::Value*)>& elem);
+
+// Whether `fn` is an integer combiner that reorders exactly (core/combiner.h:
+// + * min max band bor bxor, either operand first): every association and
+// operand order gives the same bits (wrapping), so an engine may run it in
+// any order (core/reduction_order.h).
+bool exactly_associative(const Lambda& fn, const Type& t);
+
+// Rows [r0, r1) of a fold into `target` (row r's result at position r), each
+// row folded left to right over its `n` elements `elem(outer index, j)` from
+// `seed` (fold1: from element 0), as the scalar code does: groups of `width`
+// consecutive rows (jit/lane_codegen.h fold_row_lanes) in LLVM vectors, one
+// row per lane, so every lane performs the scalar code's operations in its
+// order and the results are its bits. The rows left (fewer than `width`), and
+// a group in which a read fails its check (from the group's first row on,
+// raising the scalar code's error), through `scalar_row(r)`. `outer` is the
+// shape of the rows (the input's shape without its innermost extent).
+void fold_rows_in_lanes(FnBuilder& f, const Lambda& elem, const Lambda& fn, const Type& t,
+                        int target, int width, const Val& outer, llvm::Value* n, llvm::Value* r0,
+                        llvm::Value* r1, const std::optional<Val>& seed,
+                        const std::function<void(llvm::Value*)>& scalar_row);
 
 } // namespace strata::jit

@@ -17,6 +17,7 @@
 #include "jit/kernel_builder.h"
 #include "jit/kernel_slots.h"
 #include "jit/kernels.h"
+#include "jit/lane_codegen.h"
 #include "parallel/contraction.h"
 
 namespace strata::jit {
@@ -39,7 +40,7 @@ void KernelBuilder::fold(const kn::Fold& x) {
     Val sh = load_shape(f, rank);
     Val outer(sh.begin(), sh.end() - 1);
     Value* n = sh.back();
-    f.for_range(f.begin, f.end, [&](Value* r) {
+    auto row = [&](Value* r) {
       Val oix = f.from_linear(outer, r);
       auto elem = [&](Value* j) { return f.apply(x.input.elem, {with(oix, j)}); };
       Val init = x.seed ? f.load_slots(f.aux, slots::Fold::seed(rank), t) : elem(f.i64(0));
@@ -47,7 +48,20 @@ void KernelBuilder::fold(const kn::Fold& x) {
         return f.apply(x.f, {a, elem(j)});
       });
       f.store_elem(out, t, r, acc);
-    });
+    };
+    // Rows whose combiner does not reorder exactly (floats, tuples) are
+    // sequential chains: W rows at a time in vectors, a row per lane. Exactly
+    // reordering ones are left to LLVM, which vectorises along the row.
+    code_.row_lanes =
+        exactly_associative(x.f, t) ? 0 : fold_row_lanes(x.input.elem, x.f, t, o_.checked);
+    if (code_.row_lanes > 0) {
+      std::optional<Val> seed;
+      if (x.seed) seed = f.load_slots(f.aux, slots::Fold::seed(rank), t);
+      fold_rows_in_lanes(f, x.input.elem, x.f, t, out, code_.row_lanes, outer, n, f.begin, f.end,
+                         seed, row);
+    } else {
+      f.for_range(f.begin, f.end, row);
+    }
     f.finish();
   }
   {
@@ -93,7 +107,10 @@ void run_fold(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::F
   if (!order.fold_chunked(n)) {
     std::vector<Slot> aux = shape_slots(sh, slots::Fold::count(rank, leaves));
     std::copy(seed.begin(), seed.end(), aux.begin() + slots::Fold::seed(rank));
-    rt.parallel(c, c.code.main, rows, row_grain(n), aux.data());
+    // Rows in lanes: chunks of whole groups of lanes.
+    int64_t grain = row_grain(n), w = c.code.row_lanes;
+    if (w > 0) grain = (grain + w - 1) / w * w;
+    rt.parallel(c, c.code.main, rows, grain, aux.data());
     return;
   }
   // Long rows: chunks of the order's fold_chunk, each's lane tree in

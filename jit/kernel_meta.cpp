@@ -153,6 +153,7 @@ std::string encode_kernel_meta(const KernelGraph&, const Kernel& k, const Kernel
   for (int e : {code.entries, code.main, code.chunk, code.combine, code.combine_swapped,
                 code.targets, code.edges})
     o.i(e);
+  o.i(code.row_lanes);
   // Every position of each closed expression, in walk order.
   std::vector<std::pair<int64_t, int64_t>> closed;
   size_t closed_found = 0;
@@ -244,6 +245,9 @@ MetaResult decode_kernel_meta(std::string_view meta, const KernelGraph& g, const
   c.combine_swapped = entry(true);
   c.targets = entry(true);
   c.edges = entry(true);
+  int64_t row_lanes = r.i();
+  if (row_lanes < 0 || row_lanes > 1024) corrupt = true;
+  c.row_lanes = corrupt ? 0 : int(row_lanes);
   for (int64_t i = 0, n = count(); i < n && !corrupt; ++i) {
     int64_t pos = position(nodes);
     int e = entry(false);

@@ -31,7 +31,7 @@ namespace strata::jit {
 
 // Version of the layout below and of the disk entry; part of every cache key
 // (jit/key.cpp), so an entry of another version is never looked up.
-constexpr int kKernelMetaVersion = 3;
+constexpr int kKernelMetaVersion = 4;
 
 // `code` (as built by generate_kernel_code for kernel `k` of `g`) without pointers.
 std::string encode_kernel_meta(const KernelGraph& g, const Kernel& k, const KernelCode& code);

@@ -15,7 +15,7 @@ namespace {
 // changes enough that cached objects should not be reused (6-8: the lane path of
 // generates with a `while`, jit/lane_codegen.h; 11: folds and scans in the
 // declared order, jit/fold_codegen.h).
-constexpr const char* kCodegenVersion = "jit-codegen-11";
+constexpr const char* kCodegenVersion = "jit-codegen-12";
 
 // The canonical text of a kernel. Expressions are written by `node` below, a
 // compact prefix form with the same content as the printer's (core/printer.h:

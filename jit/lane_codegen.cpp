@@ -23,7 +23,9 @@
 #include "core/check.h"
 
 #include <algorithm>
+#include <optional>
 
+#include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/TargetParser/Host.h>
 
@@ -289,14 +291,30 @@ private:
 
   // Leaves the lane code for the scalar path (a bail block) when `bad` holds
   // in an active lane.
-  void bail_if(Value* bad) {
+  void bail_if(Value* bad) { leave_if(b_.CreateOrReduce(b_.CreateAnd(mask_, bad))); }
+
+  // Leaves the lane code for the scalar path when `any` (i1) holds.
+  void leave_if(Value* any) {
     llvm::BasicBlock* bail = llvm::BasicBlock::Create(ctx_, "lanes_bail", f_.fn);
     llvm::BasicBlock* ok = llvm::BasicBlock::Create(ctx_, "lanes_ok", f_.fn);
     llvm::MDBuilder md(ctx_);
-    b_.CreateCondBr(b_.CreateOrReduce(b_.CreateAnd(mask_, bad)), bail, ok,
-                    md.createBranchWeights(1, 1 << 20));
+    b_.CreateCondBr(any, bail, ok, md.createBranchWeights(1, 1 << 20));
     bails.push_back(bail);
     b_.SetInsertPoint(ok);
+  }
+
+  // The scalars of an index whose components are the same in every lane
+  // (splats), read under all lanes: such a read loads once. Empty otherwise.
+  std::optional<Val> uniform_index(const Val& ix) const {
+    auto* all = llvm::dyn_cast<llvm::Constant>(mask_);
+    if (!all || !all->isAllOnesValue()) return std::nullopt;
+    Val out;
+    for (Value* v : ix) {
+      Value* s = llvm::getSplatValue(v);
+      if (!s) return std::nullopt;
+      out.push_back(s);
+    }
+    return out;
   }
 
   // Element `pos` (<W x i64>) of `array` in the active lanes, zero in the
@@ -316,10 +334,70 @@ private:
     return out;
   }
 
+  // Elements [first, first + W) of `array` (the lanes' own consecutive
+  // positions) in the active lanes, zero in the others: one masked vector
+  // load (a plain load under all lanes).
+  Val load_consecutive(int array, const Type& elem, Value* first) {
+    Val out;
+    std::vector<ScalarKind> kinds = elem.leaves();
+    for (size_t l = 0; l < kinds.size(); ++l) {
+      llvm::Type* mt = mem_type(ctx_, kinds[l]);
+      llvm::Type* vt = llvm::FixedVectorType::get(mt, w_);
+      Value* ptr = b_.CreateGEP(mt, f_.leaf_ptr(array, l), first);
+      Value* v = b_.CreateMaskedLoad(vt, ptr, llvm::Align(scalar_size(kinds[l])), mask_,
+                                     llvm::Constant::getNullValue(vt));
+      out.push_back(
+          kinds[l] == ScalarKind::Bool ? b_.CreateICmpNE(v, llvm::Constant::getNullValue(vt)) : v);
+    }
+    return out;
+  }
+
+  // `s` where `v` is splat(s) + <0, 1, ..., W-1> (lane k at position s + k,
+  // as the lanes' own innermost index is built); null otherwise.
+  static Value* consecutive(Value* v) {
+    auto* add = llvm::dyn_cast<llvm::BinaryOperator>(v);
+    if (!add || add->getOpcode() != llvm::Instruction::Add) return nullptr;
+    for (unsigned k = 0; k < 2; ++k) {
+      auto* c = llvm::dyn_cast<llvm::ConstantDataVector>(add->getOperand(k));
+      Value* s = llvm::getSplatValue(add->getOperand(1 - k));
+      if (!c || !s) continue;
+      bool iota = true;
+      for (unsigned l = 0; l < c->getNumElements(); ++l)
+        iota = iota && c->getElementAsInteger(l) == l;
+      if (iota) return s;
+    }
+    return nullptr;
+  }
+
+  // The position of lane 0 where the index `ix` reads consecutive positions
+  // (its innermost component consecutive, the others uniform) of an array of
+  // shape `sh`; null otherwise.
+  Value* consecutive_position(const Val& ix, const Val& sh) {
+    if (ix.empty()) return nullptr;
+    Val first;
+    for (size_t d = 0; d + 1 < ix.size(); ++d) {
+      first.push_back(llvm::getSplatValue(ix[d]));
+      if (!first.back()) return nullptr;
+    }
+    first.push_back(consecutive(ix.back()));
+    if (!first.back()) return nullptr;
+    return f_.to_linear(sh, first);
+  }
+
   Val form(const ex::Read& r, const Exp&) {
     int id = f_.array_id(*r.array);
     const Type& t = f_.graph.arrays[size_t(id)].type;
     Val ix = exp(*r.index);
+    if (std::optional<Val> one = uniform_index(ix)) {
+      Val sh = f_.shape(id, t.rank());
+      if (f_.checked && !one->empty()) {
+        Value* bad = b_.getFalse();
+        for (size_t k = 0; k < one->size(); ++k)
+          bad = b_.CreateOr(bad, b_.CreateICmpUGE((*one)[k], sh[k]));
+        leave_if(bad);
+      }
+      return splat_all(f_.load_elem(id, t.elem(), f_.to_linear(sh, *one)));
+    }
     Val sh = splat_all(f_.shape(id, t.rank()));
     if (f_.checked && !ix.empty()) {
       Value* bad = splat(b_.getFalse());
@@ -327,6 +405,8 @@ private:
         bad = b_.CreateOr(bad, b_.CreateICmpUGE(ix[k], sh[k])); // negative: huge unsigned
       bail_if(bad);
     }
+    if (Value* first = consecutive_position(ix, f_.shape(id, t.rank())))
+      return load_consecutive(id, t.elem(), first);
     Value* pos = splat(f_.i64(0));
     for (size_t d = 0; d < ix.size(); ++d)
       pos = b_.CreateAdd(b_.CreateMul(pos, sh[d]), ix[d]);
@@ -336,7 +416,13 @@ private:
   Val form(const ex::LinearRead& r, const Exp&) {
     int id = f_.array_id(*r.array);
     Value* i = exp(*r.index)[0];
+    if (std::optional<Val> one = uniform_index({i})) {
+      if (f_.checked) leave_if(b_.CreateICmpUGE((*one)[0], f_.size(id)));
+      return splat_all(f_.load_elem(id, f_.graph.arrays[size_t(id)].type.elem(), (*one)[0]));
+    }
     if (f_.checked) bail_if(b_.CreateICmpUGE(i, splat(f_.size(id))));
+    if (Value* first = consecutive(i))
+      return load_consecutive(id, f_.graph.arrays[size_t(id)].type.elem(), first);
     return gather(id, f_.graph.arrays[size_t(id)].type.elem(), i);
   }
   Val form(const ex::FromIndex&, const Exp& e) { return unsafe(e); }
@@ -401,6 +487,26 @@ Val lanes_apply(FnBuilder& f, unsigned width, const Lambda& fn, const std::vecto
   if (!lanes.bails.empty())
     throw Error(ErrorKind::Type, fn.body->loc, "jit: internal: a combiner that reads in lanes");
   return r;
+}
+
+Val lanes_apply_reading(FnBuilder& f, unsigned width, const Lambda& fn,
+                        const std::vector<Val>& args, std::vector<llvm::BasicBlock*>& bails) {
+  Lanes lanes(f, width);
+  Val r = lanes.apply(fn, args, lanes.all_lanes());
+  bails.insert(bails.end(), lanes.bails.begin(), lanes.bails.end());
+  return r;
+}
+
+int fold_row_lanes(const Lambda& elem, const Lambda& fn, const Type& t, bool checked) {
+  Safety s;
+  s.checked = checked;
+  s.exp(*elem.body);
+  if (!s.ok || !lane_combiner(fn, checked)) return 0;
+  int widest = 32;
+  for (ScalarKind k : t.leaves())
+    widest = std::max(widest, bit_width(k));
+  int per_register = host_vector_bits() / widest;
+  return per_register >= 2 ? per_register : 0;
 }
 
 void lane_row(FnBuilder& f, const Lambda& elem, const Type& type, int target, const LanePlan& plan,

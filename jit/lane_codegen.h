@@ -54,4 +54,21 @@ bool lane_combiner(const Lambda& f, bool checked);
 // `fn` applied to `args` (vectors of `width` lanes) in every lane.
 Val lanes_apply(FnBuilder& f, unsigned width, const Lambda& fn, const std::vector<Val>& args);
 
+// The same for a function that reads arrays (a fold's element function):
+// checked, a block that leaves the lane code because an active lane's read is
+// out of range is appended to `bails`, left open for the caller to end (it
+// runs the lanes' work again on the scalar path, which raises the error).
+// Reads whose index is the same in every lane (a splat) under all lanes load
+// once and splat the value.
+Val lanes_apply_reading(FnBuilder& f, unsigned width, const Lambda& fn,
+                        const std::vector<Val>& args, std::vector<llvm::BasicBlock*>& bails);
+
+// How many rows of a fold run at once, one row per lane, each folded left to
+// right exactly as the scalar code folds it (jit/fold_codegen.h
+// fold_rows_in_lanes): one register's worth of the widest leaf of the fold's
+// element type `t` (at least 32 bits), or 0 when the element function `elem`
+// is not lane-safe under `checked` or the combiner `fn` is not a lane
+// combiner.
+int fold_row_lanes(const Lambda& elem, const Lambda& fn, const Type& t, bool checked);
+
 } // namespace strata::jit

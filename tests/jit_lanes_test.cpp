@@ -7,7 +7,9 @@
 // that would never end in an untaken branch, sizes that are not a multiple of
 // W (and 0), ranks 1-3; programs with a form that can fail a check take the
 // scalar path and still agree (errors too); the optimised IR of mandelbrot has
-// vector arithmetic and the fallback's has none.
+// vector arithmetic and the fallback's has none. Folds of float or tuple rows
+// run a row per lane (JitRowLanes): n-body, every rank, fold and fold1, empty
+// rows, a failed read.
 #include <gtest/gtest.h>
 
 #include <tbb/global_control.h>
@@ -267,18 +269,111 @@ TEST(JitLanes, UnsafeFormsTakeTheScalarPath) {
   expect_same(by_zero);
 }
 
-TEST(JitLanes, BitwiseIdenticalForAnyThreadCount) {
-  Program p = parse_and_check(mandelbrot(97, 203));
-  std::vector<Array> one;
-  {
-    tbb::global_control gc(tbb::global_control::max_allowed_parallelism, 1);
-    one = jit_engine().compile(p, {})->run({});
+// Folds of rows whose combiner does not reorder exactly (floats, tuples)
+// run W rows at a time, a row per lane, each lane folding its row left to
+// right as the scalar code does (jit/fold_codegen.h fold_rows_in_lanes).
+
+// Bodies for examples/nbody.strata: n values per input, deterministic, varied.
+std::vector<Array> bodies(int64_t n) {
+  std::vector<Array> in;
+  for (int a = 0; a < 4; ++a) {
+    std::vector<float> v;
+    for (int64_t i = 0; i < n; ++i)
+      v.push_back(float((i * 7919 + a * 104729) % 1000) / 997.0f + (a == 3 ? 0.5f : 0.0f));
+    in.push_back(array_of<float>(v, {n}));
   }
-  for (int threads : {2, 8}) {
-    tbb::global_control gc(tbb::global_control::max_allowed_parallelism, size_t(threads));
-    std::vector<Array> got = jit_engine().compile(p, {})->run({});
-    ASSERT_EQ(got.size(), 1u);
-    EXPECT_TRUE(identical(got[0], one[0])) << threads << " threads";
+  return in;
+}
+
+TEST(JitRowLanes, NbodyEqualsTheInterpreter) {
+  std::string nbody = slurp(source_path("examples/nbody.strata"));
+  // Row counts below one register, exactly one, one past, several with a
+  // rest, and none.
+  for (int64_t n : {0, 1, 15, 16, 17, 33, 100})
+    expect_same(nbody, bodies(n));
+}
+
+TEST(JitRowLanes, NbodyIsComputedInVectors) {
+  std::string ir = optimised_ir_of(slurp(source_path("examples/nbody.strata")));
+  // The division and square root of a contribution, for a vector of rows.
+  EXPECT_NE(ir.find("fdiv <"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("llvm.sqrt.v"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("fadd <"), std::string::npos) << ir;
+  EXPECT_EQ(ir.find("fma"), std::string::npos) << ir;
+  EXPECT_EQ(ir.find("fast"), std::string::npos) << ir;
+  EXPECT_EQ(ir.find("contract"), std::string::npos) << ir;
+}
+
+TEST(JitRowLanes, FoldsOfEveryShapeEqualTheInterpreter) {
+  std::vector<float> v;
+  for (int i = 0; i < 5 * 7 * 9; ++i)
+    v.push_back(float((i * 31) % 97) * 0.37f - 11.0f);
+  Array m = array_of<float>(std::vector<float>(v.begin(), v.begin() + 37 * 8), {37, 8});
+  Array cube = array_of<float>(v, {5, 7, 9});
+  // A float sum of each row of a matrix (a read at the element's index),
+  // fold and fold1; an empty row of each.
+  expect_same("(program ((m (array f32 2))) (fold + 0.5f32 m))", {m});
+  expect_same("(program ((m (array f32 2))) (fold1 + m))", {m});
+  expect_same("(program ((m (array f32 2))) (fold * 1f32 (generate (ix 40 0)"
+              " (lambda ((i (ix 2))) (! m (ix 0 0))))))",
+              {m});
+  // Rank 3: the rows' outer index has two components.
+  expect_same("(program ((c (array f32 3))) (fold1 min (map (lambda ((x f32)) (* x x)) c)))",
+              {cube});
+  // f64, and a tuple with an integer and a bool leaf: the combiner's `if`
+  // and `or` run in every lane under masks.
+  expect_same("(program ((c (array f32 3))) (fold (lambda ((a (tuple f64 i32 bool))"
+              " (b (tuple f64 i32 bool)))"
+              " (tuple (if (proj 2 b) (+ (proj 0 a) (proj 0 b)) (- (proj 0 a) (proj 0 b)))"
+              "  (max (proj 1 a) (proj 1 b)) (or (proj 2 a) (proj 2 b))))"
+              " (tuple 0f64 -5i32 false)"
+              " (map (lambda ((x f32)) (tuple (/ (cast f64 x) 3f64) (cast i32 x) (< x 0f32))) c)))",
+              {cube});
+  // A row of a generate whose element reads a uniform (the same in every
+  // lane: the row position) and a per-lane element.
+  expect_same("(program ((m (array f32 2))) (fold (lambda ((a f32) (b f32)) (- a b)) 0f32"
+              " (generate (ix 37 37) (lambda ((i (ix 2)))"
+              "  (* (!! m (proj 1 i)) (! m (ix (proj 0 i) (mod (proj 1 i) 8))))))))",
+              {m});
+}
+
+TEST(JitRowLanes, AFailedReadIsTheInterpretersError) {
+  std::vector<float> v;
+  for (int i = 0; i < 64; ++i)
+    v.push_back(float(i) * 0.5f);
+  Array xs = array_of<float>(v, {64});
+  // Row i reads xs at i + j: rows from 33 on go out of range at some j. The
+  // first error in the scalar order is row 33's (j = 31); the lanes of rows
+  // 32..47 fail first at j = 17 (row 47), and the scalar code run again from
+  // row 32 raises row 33's.
+  for (int64_t rows : {34, 48, 70})
+    expect_same("(program ((xs (array f32 1))) (fold + 0f32 (generate (ix " + std::to_string(rows) +
+                    " 32) (lambda ((i (ix 2))) (! xs (ix (+ (proj 0 i) (proj 1 i))))))))",
+                {xs});
+  // The uniform read (the row position alone) out of range: every lane fails at once.
+  expect_same("(program ((xs (array f32 1))) (fold + 0f32 (generate (ix 20 70)"
+              " (lambda ((i (ix 2))) (! xs (ix (proj 1 i)))))))",
+              {xs});
+}
+
+TEST(JitLanes, BitwiseIdenticalForAnyThreadCount) {
+  // Mandelbrot's lanes, and n-body's rows in lanes (chunks of whole groups).
+  std::vector<std::pair<Program, std::vector<Array>>> cases;
+  cases.emplace_back(parse_and_check(mandelbrot(97, 203)), std::vector<Array>{});
+  cases.emplace_back(parse_and_check(slurp(source_path("examples/nbody.strata"))), bodies(1000));
+  for (const auto& [p, in] : cases) {
+    std::vector<Array> one;
+    {
+      tbb::global_control gc(tbb::global_control::max_allowed_parallelism, 1);
+      one = jit_engine().compile(p, {})->run(in);
+    }
+    for (int threads : {2, 8}) {
+      tbb::global_control gc(tbb::global_control::max_allowed_parallelism, size_t(threads));
+      std::vector<Array> got = jit_engine().compile(p, {})->run(in);
+      ASSERT_EQ(got.size(), one.size());
+      for (size_t r = 0; r < got.size(); ++r)
+        EXPECT_TRUE(identical(got[r], one[r])) << threads << " threads, result " << r;
+    }
   }
 }
 
