@@ -1,103 +1,15 @@
 // The recogniser of fusion/contraction.h: the element function is evaluated
-// abstractly, each value standing for a loop variable, an index of loop
-// variables, or a read of a manifest array at such an index.
+// abstractly (fusion/element_abstraction.h), each value standing for a loop
+// variable, an index of loop variables, or a read of a manifest array at
+// such an index.
 #include "fusion/contraction.h"
 
-#include <map>
-#include <string>
-#include <variant>
-
-#include "core/overload.h"
+#include "fusion/element_abstraction.h"
 
 namespace strata {
 namespace {
 
-struct Unknown {};
-struct LoopVar {
-  int var;
-};
-struct LoopIndex {
-  std::vector<int> vars;
-};
-struct ArrayRead {
-  ContractionOperand operand;
-};
-using Value = std::variant<Unknown, LoopVar, LoopIndex, ArrayRead>;
-
-class Abstract {
-public:
-  Abstract(const KernelGraph& g, const std::string& param, int rank) : g_(g) {
-    LoopIndex all;
-    for (int v = 0; v < rank; ++v)
-      all.vars.push_back(v);
-    env_[param] = all;
-  }
-
-  void bind(const std::string& name, Value v) { env_[name] = std::move(v); }
-
-  Value eval(const Exp& e) {
-    return std::visit(Overload{
-                          [&](const ex::Var& x) -> Value {
-                            auto it = env_.find(x.name);
-                            return it == env_.end() ? Value{Unknown{}} : it->second;
-                          },
-                          [&](const ex::Let& x) -> Value {
-                            auto saved = env_;
-                            for (const ex::Binding& b : x.bindings) {
-                              if (b.fn) return restore(saved, Unknown{});
-                              env_[b.name] = eval(*b.value);
-                            }
-                            Value v = eval(*x.body);
-                            return restore(saved, v);
-                          },
-                          [&](const ex::Proj& x) -> Value {
-                            Value t = eval(*x.tuple);
-                            auto* ix = std::get_if<LoopIndex>(&t);
-                            if (!ix || x.index < 0 || size_t(x.index) >= ix->vars.size())
-                              return Unknown{};
-                            return LoopVar{ix->vars[size_t(x.index)]};
-                          },
-                          [&](const ex::Index& x) -> Value {
-                            LoopIndex ix;
-                            for (const ExpPtr& c : x.components) {
-                              Value v = eval(*c);
-                              auto* lv = std::get_if<LoopVar>(&v);
-                              if (!lv) return Unknown{};
-                              ix.vars.push_back(lv->var);
-                            }
-                            return ix;
-                          },
-                          [&](const ex::Read& x) -> Value {
-                            auto* name = std::get_if<ac::Var>(&x.array->node);
-                            if (!name) return Unknown{};
-                            ArrayId id = g_.id_of(name->name);
-                            Value v = eval(*x.index);
-                            auto* ix = std::get_if<LoopIndex>(&v);
-                            if (id < 0 || !ix || !distinct(ix->vars)) return Unknown{};
-                            if (int(ix->vars.size()) != g_.arrays[size_t(id)].type.rank())
-                              return Unknown{};
-                            return ArrayRead{{id, ix->vars}};
-                          },
-                          [&](const auto&) -> Value { return Unknown{}; },
-                      },
-                      e.node);
-  }
-
-private:
-  Value restore(std::map<std::string, Value>& saved, Value v) {
-    env_.swap(saved);
-    return v;
-  }
-  static bool distinct(const std::vector<int>& vars) {
-    for (size_t a = 0; a < vars.size(); ++a)
-      for (size_t b = a + 1; b < vars.size(); ++b)
-        if (vars[a] == vars[b]) return false;
-    return true;
-  }
-
-  const KernelGraph& g_;
-  std::map<std::string, Value> env_;
-};
+using namespace abstract;
 
 // `e` is (op p0 p1) of the lambda's parameters named `first` and `second`, in that order.
 bool is_binary_of(const Exp& e, Prim op, const std::string& first, const std::string& second) {
@@ -127,7 +39,7 @@ std::optional<Contraction> find_contraction(const KernelGraph& g, const kn::Fold
   const Lambda& element = fold.input.elem;
   if (element.params.size() != 1) return std::nullopt;
   // The element: (* X Y), possibly under lets binding X and Y.
-  Abstract abstract(g, element.params[0].name, rank);
+  ElementAbstraction abstract(g, element.params[0].name, rank);
   const Exp* body = element.body.get();
   while (auto* let = std::get_if<ex::Let>(&body->node)) {
     for (const ex::Binding& b : let->bindings) {
@@ -141,8 +53,8 @@ std::optional<Contraction> find_contraction(const KernelGraph& g, const kn::Fold
   auto operand = [&](const Exp& a) -> std::optional<ContractionOperand> {
     Value v = abstract.eval(a);
     auto* read = std::get_if<ArrayRead>(&v);
-    if (!read || g.arrays[size_t(read->operand.array)].type.elem() != elem) return std::nullopt;
-    return read->operand;
+    if (!read || !read->whole(g) || read->type != elem) return std::nullopt;
+    return ContractionOperand{read->array, read->vars};
   };
   auto x = operand(*mul->args[0]);
   auto y = operand(*mul->args[1]);

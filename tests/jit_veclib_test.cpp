@@ -81,10 +81,20 @@ TEST(JitVeclib, VectorVariantsOnlyWithLibmvec) {
       EXPECT_FALSE(has(optimised_ir_of(map_program(f, t), true, jit::Veclib::Libmvec), "_ZGV"))
           << f;
   }
-  // On this AVX-512 host the widest variants LLVM 19 maps are AVX2's
-  // (_ZGVd: 8 x f32, 4 x f64); glibc's AVX-512 ones (_ZGVe) are not mapped.
-  std::string ir = optimised_ir_of(map_program("exp", "f32"), true, jit::Veclib::Libmvec);
-  EXPECT_FALSE(has(ir, "_ZGVe")) << ir;
+  // On an AVX-512 host (its features are in the target description) the
+  // widest loops call glibc's AVX-512 variants (_ZGVe: 16 x f32, 8 x f64),
+  // which the jit maps beside LLVM 19's SSE and AVX2 ones; elsewhere never.
+  bool avx512 = has(jit::target_description(), "+avx512f");
+  for (const char* t : {"f32", "f64"})
+    for (const char* f : {"exp", "log", "sin", "cos", "tan"}) {
+      bool f32 = std::string(t) == "f32";
+      std::string variant = std::string(f32 ? "_ZGVeN16v_" : "_ZGVeN8v_") + f + (f32 ? "f(" : "(");
+      std::string ir = optimised_ir_of(map_program(f, t), true, jit::Veclib::Libmvec);
+      EXPECT_EQ(has(ir, variant), avx512) << variant << "\n" << ir;
+      if (!avx512) {
+        EXPECT_FALSE(has(ir, "_ZGVe")) << ir;
+      }
+    }
 }
 
 // The calls stay `nobuiltin` by default and, with libmvec, are still never

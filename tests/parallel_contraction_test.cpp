@@ -87,6 +87,9 @@ TEST(Contraction, LeavesEverythingElseToTheGeneralFold) {
            "(program ((x (array f32 2)) (y (array f32 2))) (fold + 0f32 (generate (shape x) "
            "(lambda (i)"
            " (* (! x i) (! y (ix (proj 1 i) (proj 1 i))))))))",
+           // a component of a tuple array: not a whole element (its own leaf)
+           "(program ((x (array f32 2)) (y (array (tuple f32 f32) 2))) (fold + 0f32 (generate "
+           "(shape x) (lambda (i) (* (! x i) (proj 1 (! y i)))))))",
        })
     EXPECT_FALSE(contraction_of(text)) << text;
 }
