@@ -31,8 +31,8 @@ struct KernelCode {
   int combine = -1, combine_swapped = -1; // aux[0..L) := f(aux[0..L), aux[L..2L)) (or swapped)
   int targets = -1;                       // permute: the target of every source element
   int edges = -1; // stencil of rank >= 1: the edge runs of [begin, end) (main: the interiors)
-  // fold: how many rows main folds at once, a row per lane (0: one at a
-  // time); the host's chunks of rows hold whole groups.
+  // fold, foldseg: how many rows (segments) main folds at once, one per lane
+  // (0: one at a time); the host's chunks hold whole groups.
   int row_lanes = 0;
   std::shared_ptr<ModuleHandle> module; // null once compiled
 };

@@ -181,6 +181,45 @@ Val vector_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, in
   return {b.CreateExtractElement(cur, uint64_t(0))};
 }
 
+// <0, 1, ..., w-1> (i64).
+Value* lane_numbers(FnBuilder& f, unsigned w) {
+  std::vector<uint64_t> iota(w);
+  for (size_t l = 0; l < iota.size(); ++l)
+    iota[l] = l;
+  return llvm::ConstantDataVector::get(f.ctx, iota);
+}
+
+// The row-major index in `shape` of each lane's position `pos` (<w x i64>).
+Val lanes_from_linear(FnBuilder& f, const Val& shape, Value* pos) {
+  llvm::IRBuilder<>& b = f.b;
+  auto* vt = llvm::cast<llvm::FixedVectorType>(pos->getType());
+  unsigned w = vt->getNumElements();
+  Val ix(shape.size());
+  for (size_t d = shape.size(); d-- > 0;) {
+    if (d == 0) {
+      ix[d] = pos;
+      break;
+    }
+    Value* e = b.CreateSelect(b.CreateICmpEQ(shape[d], f.i64(0)), f.i64(1), shape[d]);
+    ix[d] = b.CreateURem(pos, b.CreateVectorSplat(w, e));
+    pos = b.CreateUDiv(pos, b.CreateVectorSplat(w, e));
+  }
+  return ix;
+}
+
+// Stores the lanes of `v` (a value of type `t`, <w x ...> leaves) at
+// positions [first, first + w) of `target`.
+void store_lanes(FnBuilder& f, const Type& t, int target, Value* first, const Val& v, unsigned w) {
+  std::vector<ScalarKind> kinds = t.leaves();
+  for (size_t l = 0; l < kinds.size(); ++l) {
+    llvm::Type* mt = mem_type(f.ctx, kinds[l]);
+    Value* x = v[l];
+    if (kinds[l] == ScalarKind::Bool) x = f.b.CreateZExt(x, llvm::FixedVectorType::get(mt, w));
+    f.b.CreateAlignedStore(x, f.b.CreateGEP(mt, f.leaf_ptr(target, l), first),
+                           llvm::Align(scalar_size(kinds[l])));
+  }
+}
+
 } // namespace
 
 // Such a chunk folds left to right, a loop LLVM vectorises as it likes.
@@ -205,20 +244,7 @@ void fold_rows_in_lanes(FnBuilder& f, const Lambda& elem, const Lambda& fn, cons
   llvm::PHINode* r = b.CreatePHI(b.getInt64Ty(), 2);
   r->addIncoming(r0, pre);
   // Lane k holds row r + k: its outer index, row-major in `outer`.
-  std::vector<uint64_t> iota(static_cast<size_t>(width));
-  for (size_t l = 0; l < iota.size(); ++l)
-    iota[l] = l;
-  Value* rows = b.CreateAdd(b.CreateVectorSplat(w, r), llvm::ConstantDataVector::get(f.ctx, iota));
-  Val oix(outer.size());
-  for (size_t d = outer.size(); d-- > 0;) {
-    if (d == 0) {
-      oix[d] = rows;
-      break;
-    }
-    Value* e = b.CreateSelect(b.CreateICmpEQ(outer[d], f.i64(0)), f.i64(1), outer[d]);
-    oix[d] = b.CreateURem(rows, b.CreateVectorSplat(w, e));
-    rows = b.CreateUDiv(rows, b.CreateVectorSplat(w, e));
-  }
+  Val oix = lanes_from_linear(f, outer, b.CreateAdd(b.CreateVectorSplat(w, r), lane_numbers(f, w)));
   std::vector<llvm::BasicBlock*> bails;
   auto element = [&](Value* j) {
     Val ix = oix;
@@ -234,14 +260,7 @@ void fold_rows_in_lanes(FnBuilder& f, const Lambda& elem, const Lambda& fn, cons
   Val acc = fold_loop(f, f.i64(seed ? 0 : 1), n, init, [&](const Val& a, Value* j) {
     return lanes_apply_reading(f, w, fn, {a, element(j)}, bails);
   });
-  std::vector<ScalarKind> kinds = t.leaves();
-  for (size_t l = 0; l < kinds.size(); ++l) {
-    llvm::Type* mt = mem_type(f.ctx, kinds[l]);
-    Value* x = acc[l];
-    if (kinds[l] == ScalarKind::Bool) x = b.CreateZExt(x, llvm::FixedVectorType::get(mt, w));
-    b.CreateAlignedStore(x, b.CreateGEP(mt, f.leaf_ptr(target, l), r),
-                         llvm::Align(scalar_size(kinds[l])));
-  }
+  store_lanes(f, t, target, r, acc, w);
   Value* next = b.CreateAdd(r, group);
   llvm::BasicBlock* latch = b.GetInsertBlock();
   r->addIncoming(next, latch);
@@ -323,6 +342,92 @@ Val chunk_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, int
   r->addIncoming(v, vec_end);
   r->addIncoming(a, arr_end);
   return {r};
+}
+
+void foldseg_units_in_lanes(FnBuilder& f, const Lambda& elem, const Lambda& fn, const Type& t,
+                            int target, int width, const Val& outer, Value* segments,
+                            Value* offsets, Value* lengths, Value* u0, Value* u1, const Val& seed,
+                            const std::function<void(Value*)>& scalar_unit) {
+  llvm::IRBuilder<>& b = f.b;
+  unsigned w = unsigned(width);
+  Value* group = f.i64(width);
+  llvm::Type* i64 = b.getInt64Ty();
+  auto* vi64 = llvm::FixedVectorType::get(i64, w);
+  // One copy of the scalar code, for the groups that go one unit at a time,
+  // the units left and a failed group: `dispatch` takes units [u, u1) on
+  // either path, a group of lanes or a scalar run [u, end) at a time.
+  llvm::BasicBlock* pre = b.GetInsertBlock();
+  llvm::BasicBlock* dispatch = llvm::BasicBlock::Create(f.ctx, "units", f.fn);
+  llvm::BasicBlock* group_bb = llvm::BasicBlock::Create(f.ctx, "units_group", f.fn);
+  llvm::BasicBlock* lanes = llvm::BasicBlock::Create(f.ctx, "units_lanes", f.fn);
+  llvm::BasicBlock* scalar = llvm::BasicBlock::Create(f.ctx, "units_scalar", f.fn);
+  llvm::BasicBlock* exit = llvm::BasicBlock::Create(f.ctx, "units_exit", f.fn);
+  b.CreateBr(dispatch);
+  b.SetInsertPoint(dispatch);
+  llvm::PHINode* u = b.CreatePHI(i64, 3);
+  u->addIncoming(u0, pre);
+  b.CreateCondBr(b.CreateICmpSGE(b.CreateSub(u1, u), group), group_bb, scalar);
+  b.SetInsertPoint(scalar);
+  llvm::PHINode* from = b.CreatePHI(i64, 3);
+  llvm::PHINode* to = b.CreatePHI(i64, 3);
+  from->addIncoming(u, dispatch);
+  to->addIncoming(u1, dispatch);
+  b.SetInsertPoint(group_bb);
+  // Lane k holds unit u + k: its row and segment, the segment's start and length.
+  Value* units = b.CreateAdd(b.CreateVectorSplat(w, u), lane_numbers(f, w));
+  Value* nsegs = b.CreateVectorSplat(w, segments);
+  Value* s = b.CreateURem(units, nsegs);
+  Value* all = llvm::ConstantVector::getSplat(llvm::ElementCount::getFixed(w), b.getTrue());
+  auto load = [&](Value* base) {
+    return b.CreateMaskedGather(vi64, b.CreateGEP(i64, base, s), llvm::Align(8), all,
+                                llvm::Constant::getNullValue(vi64));
+  };
+  Value* off = load(offsets);
+  Value* len = load(lengths);
+  // The lanes run as many steps as the longest segment: where that is more
+  // than 4 times the mean, most lanes would idle, and the units go one at a
+  // time instead (either way, the same bits).
+  Value* longest = b.CreateIntrinsic(llvm::Intrinsic::vector_reduce_umax, {vi64}, {len});
+  Value* total = b.CreateAddReduce(len);
+  Value* end = b.CreateAdd(u, group);
+  b.CreateCondBr(b.CreateICmpUGT(b.CreateMul(longest, group), b.CreateMul(total, f.i64(4))), scalar,
+                 lanes);
+  from->addIncoming(u, group_bb);
+  to->addIncoming(end, group_bb);
+  b.SetInsertPoint(lanes);
+  Val oix = lanes_from_linear(f, outer, b.CreateUDiv(units, nsegs));
+  Val init;
+  for (Value* v : seed)
+    init.push_back(b.CreateVectorSplat(w, v));
+  std::vector<llvm::BasicBlock*> bails;
+  Val acc = fold_loop(f, f.i64(0), longest, init, [&](const Val& a, Value* q) {
+    Value* qs = b.CreateVectorSplat(w, q);
+    Value* active = b.CreateICmpULT(qs, len);
+    Val ix = oix;
+    ix.push_back(b.CreateAdd(off, qs));
+    Val x = lanes_apply_reading(f, w, elem, {ix}, bails, active);
+    Val next = lanes_apply_reading(f, w, fn, {a, x}, bails, active);
+    Val kept;
+    for (size_t l = 0; l < next.size(); ++l)
+      kept.push_back(b.CreateSelect(active, next[l], a[l]));
+    return kept;
+  });
+  store_lanes(f, t, target, u, acc, w);
+  u->addIncoming(end, b.GetInsertBlock());
+  leave_alone(f.ctx, b.CreateBr(dispatch));
+  // A read failed its check in an active lane: the scalar code from the
+  // group's first unit on raises the error the scalar path raises.
+  for (llvm::BasicBlock* bail : bails) {
+    llvm::IRBuilder<>(bail).CreateBr(scalar);
+    from->addIncoming(u, bail);
+    to->addIncoming(u1, bail);
+  }
+  b.SetInsertPoint(scalar);
+  f.for_range(from, to, scalar_unit, false);
+  llvm::BasicBlock* scalar_end = b.GetInsertBlock();
+  u->addIncoming(to, scalar_end);
+  leave_alone(f.ctx, b.CreateCondBr(b.CreateICmpSLT(to, u1), dispatch, exit));
+  b.SetInsertPoint(exit);
 }
 
 } // namespace strata::jit

@@ -50,4 +50,19 @@ void fold_rows_in_lanes(FnBuilder& f, const Lambda& elem, const Lambda& fn, cons
                         llvm::Value* r1, const std::optional<Val>& seed,
                         const std::function<void(llvm::Value*)>& scalar_row);
 
+// Units [u0, u1) of a foldseg into `target` (unit u = row * segments + s at
+// position u), each segment s of a row folded left to right from `seed` over
+// its elements `elem(outer index, offsets[s] + q)`, q < lengths[s]
+// (`offsets`, `lengths`: pointers to i64), as the scalar code does: groups of
+// `width` consecutive units in vectors, one unit per lane, the lanes whose
+// segment has ended keeping their accumulator. A group whose longest segment
+// is more than 4 times its mean (most lanes would idle), the units left, and
+// a group in which a read fails its check (from the group's first unit on,
+// raising the scalar code's error) go through `scalar_unit(u)`.
+void foldseg_units_in_lanes(FnBuilder& f, const Lambda& elem, const Lambda& fn, const Type& t,
+                            int target, int width, const Val& outer, llvm::Value* segments,
+                            llvm::Value* offsets, llvm::Value* lengths, llvm::Value* u0,
+                            llvm::Value* u1, const Val& seed,
+                            const std::function<void(llvm::Value*)>& scalar_unit);
+
 } // namespace strata::jit

@@ -1,6 +1,8 @@
 // jit foldseg: one result per (row, segment); each segment folded left to
-// right from the seed by the main entry, units (row * segments + segment) in
-// parallel, chunks sized by the mean segment length. The host checks the
+// right from the seed by the main entry (W segments at a time in vectors, a
+// segment per lane, where the combiner does not reorder exactly: as fold's
+// rows, jit/fold_codegen.h), units (row * segments + segment) in parallel,
+// chunks sized by the mean segment length. The host checks the
 // segment lengths and computes every segment's start first
 // (core/runtime_errors.h foldseg_segment_starts).
 //
@@ -11,6 +13,7 @@
 #include "jit/kernel_builder.h"
 #include "jit/kernel_slots.h"
 #include "jit/kernels.h"
+#include "jit/lane_codegen.h"
 
 namespace strata::jit {
 
@@ -35,7 +38,7 @@ void KernelBuilder::foldseg(const kn::FoldSeg& x) {
   Value* lengths = b.CreateLoad(ptr, f.slot_ptr(f.aux, FoldSeg::lengths(rank)));
   Value* nsegs = b.CreateLoad(b.getInt64Ty(), f.slot_ptr(f.aux, FoldSeg::segments(rank)));
   Val seed = f.load_slots(f.aux, FoldSeg::seed(rank), t);
-  f.for_range(f.begin, f.end, [&](Value* u) {
+  auto unit = [&](Value* u) {
     Value* row = b.CreateUDiv(u, nsegs);
     Value* s = b.CreateURem(u, nsegs);
     Value* off = b.CreateLoad(b.getInt64Ty(), b.CreateGEP(b.getInt64Ty(), offsets, s));
@@ -45,7 +48,15 @@ void KernelBuilder::foldseg(const kn::FoldSeg& x) {
       return f.apply(x.f, {a, f.apply(x.input.elem, {with(oix, b.CreateAdd(off, q))})});
     });
     f.store_elem(k_.outputs[0], t, u, acc);
-  });
+  };
+  // As fold's rows (jit/fold_kernel.cpp): W segments at a time, a segment per lane.
+  code_.row_lanes =
+      exactly_associative(x.f, t) ? 0 : fold_row_lanes(x.input.elem, x.f, t, o_.checked);
+  if (code_.row_lanes > 0)
+    foldseg_units_in_lanes(f, x.input.elem, x.f, t, k_.outputs[0], code_.row_lanes, outer, nsegs,
+                           offsets, lengths, f.begin, f.end, seed, unit);
+  else
+    f.for_range(f.begin, f.end, unit);
   f.finish();
 }
 
@@ -73,7 +84,10 @@ void run_foldseg(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn
   aux[size_t(FoldSeg::segments(rank))] = nsegs;
   std::copy(seed.begin(), seed.end(), aux.begin() + FoldSeg::seed(rank));
   int64_t avg = nsegs > 0 ? sh.back() / nsegs : 0;
-  rt.parallel(c, c.code.main, rows * nsegs, row_grain(avg), aux.data());
+  // Segments in lanes: chunks of whole groups of lanes.
+  int64_t grain = row_grain(avg), w = c.code.row_lanes;
+  if (w > 0) grain = (grain + w - 1) / w * w;
+  rt.parallel(c, c.code.main, rows * nsegs, grain, aux.data());
 }
 
 } // namespace strata::jit

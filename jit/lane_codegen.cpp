@@ -490,9 +490,10 @@ Val lanes_apply(FnBuilder& f, unsigned width, const Lambda& fn, const std::vecto
 }
 
 Val lanes_apply_reading(FnBuilder& f, unsigned width, const Lambda& fn,
-                        const std::vector<Val>& args, std::vector<llvm::BasicBlock*>& bails) {
+                        const std::vector<Val>& args, std::vector<llvm::BasicBlock*>& bails,
+                        Value* mask) {
   Lanes lanes(f, width);
-  Val r = lanes.apply(fn, args, lanes.all_lanes());
+  Val r = lanes.apply(fn, args, mask ? mask : lanes.all_lanes());
   bails.insert(bails.end(), lanes.bails.begin(), lanes.bails.end());
   return r;
 }

@@ -356,6 +356,47 @@ TEST(JitRowLanes, AFailedReadIsTheInterpretersError) {
               {xs});
 }
 
+// foldseg: W segments at a time, a segment per lane, lanes whose segment
+// ended keeping their accumulator; groups whose longest segment is over 4
+// times their mean go one segment at a time.
+std::string foldseg_program(const std::string& type, const std::string& f, const std::string& z,
+                            const std::string& input) {
+  return "(program ((xs (array f32 2)) (segs (array i64 1))) (foldseg (lambda ((a " + type +
+         ") (b " + type + ")) " + f + ") " + z + " " + input + " segs))";
+}
+
+TEST(JitRowLanes, FoldsegEqualsTheInterpreter) {
+  // Lengths: empty segments, one long one among short ones (a group that
+  // goes one by one), and a group of equal ones.
+  std::vector<int64_t> lengths;
+  for (int k = 0; k < 70; ++k)
+    lengths.push_back(k == 20 ? 300 : (k * 7) % 5);
+  int64_t n = 0;
+  for (int64_t l : lengths)
+    n += l;
+  std::vector<float> v;
+  for (int64_t i = 0; i < 3 * n; ++i)
+    v.push_back(float((i * 37) % 101) * 0.73f - 30.0f);
+  std::vector<Array> in{array_of<float>(v, {3, n}), array_of<int64_t>(lengths)};
+  expect_same(foldseg_program("f32", "(- a b)", "0.5f32", "xs"), in);
+  expect_same(foldseg_program("(tuple f32 f64)",
+                              "(tuple (+ (proj 0 a) (proj 0 b)) (* (proj 1 a) (proj 1 b)))",
+                              "(tuple 0f32 1f64)",
+                              "(map (lambda ((x f32)) (tuple x (/ (cast f64 x) 7f64))) xs)"),
+              in);
+  // Every segment the same length: every group in lanes.
+  std::vector<int64_t> even(40, 6);
+  std::vector<Array> in2{
+      array_of<float>(std::vector<float>(v.begin(), v.begin() + 2 * 240), {2, 240}),
+      array_of<int64_t>(even)};
+  expect_same(foldseg_program("f32", "(- a b)", "0.5f32", "xs"), in2);
+  // A read out of range in one lane's segment: the interpreter's error.
+  expect_same(foldseg_program("f32", "(+ a b)", "0f32",
+                              "(generate (shape xs) (lambda ((i (ix 2)))"
+                              " (!! xs (* (proj 1 i) (+ 2 (proj 0 i))))))"),
+              in2);
+}
+
 TEST(JitLanes, BitwiseIdenticalForAnyThreadCount) {
   // Mandelbrot's lanes, and n-body's rows in lanes (chunks of whole groups).
   std::vector<std::pair<Program, std::vector<Array>>> cases;
