@@ -34,11 +34,13 @@ Names checks_need(const Delayed& d, const Names& blocks) {
 }
 
 // The delayed input of a kernel whose output rows depend only on the same
-// rows of its input: generate; fold and the scans over rank >= 2.
+// rows of its input: generate; fold, foldseg and the scans over rank >= 2.
 const Delayed* rows_input(const Kernel& k) {
   if (const auto* x = std::get_if<kn::Generate>(&k.body))
     return x->body.type.rank() >= 1 ? &x->body : nullptr;
   if (const auto* x = std::get_if<kn::Fold>(&k.body))
+    return x->input.type.rank() >= 2 ? &x->input : nullptr;
+  if (const auto* x = std::get_if<kn::FoldSeg>(&k.body))
     return x->input.type.rank() >= 2 ? &x->input : nullptr;
   if (const auto* x = std::get_if<kn::Scan>(&k.body))
     return x->input.type.rank() >= 2 ? &x->input : nullptr;
@@ -326,6 +328,9 @@ bool RankRunner::run_rows(const Kernel& k, const Delayed& d, const std::vector<c
     add(needs_whole(*f, blocks));
   for (const ExpPtr& e : exps)
     add(needs_whole(e, blocks));
+  // foldseg's segment lengths are the same for every row: each rank reads all.
+  if (const auto* fs = std::get_if<kn::FoldSeg>(&k.body))
+    if (blocks.count(name(fs->segs))) add({name(fs->segs)});
   Names other_rows; // blocks of another number of rows: their rows are not this rank's
   for (ArrayId id : reads)
     if (vals_.at(id).block && vals_.at(id).global[0] != out.n) other_rows.insert(name(id));
@@ -356,6 +361,10 @@ void RankRunner::rows_kernel(const Kernel& k, const Delayed& d) {
     fns.push_back(&sc->f);
     exps.push_back(sc->seed);
   }
+  if (const auto* fs = std::get_if<kn::FoldSeg>(&k.body)) {
+    fns.push_back(&fs->f);
+    exps.push_back(fs->seed);
+  }
   RowsRun r;
   bool ran = run_rows(
       k, d, fns, exps,
@@ -365,6 +374,9 @@ void RankRunner::rows_kernel(const Kernel& k, const Delayed& d) {
         if (const auto* sc = std::get_if<kn::Scan>(&k.body))
           return make_acc(
               ac::Scan{sc->kind, localize(sc->f, blocks), localize(sc->seed, blocks), g});
+        if (const auto* fs = std::get_if<kn::FoldSeg>(&k.body))
+          return make_acc(
+              ac::FoldSeg{localize(fs->f, blocks), localize(fs->seed, blocks), g, ref(fs->segs)});
         return g;
       },
       r);

@@ -106,6 +106,34 @@ TEST(MpiEngine, RowFoldsKeepRowsApartAndFullFoldsGatherTheirInput) {
   }
 }
 
+TEST(MpiEngine, SegmentedFoldsOfRowsKeepRowsApart) {
+  // foldseg over rank 2: each rank folds the segments of its own rows; the
+  // segment lengths (held in blocks here, every array is) come whole.
+  int64_t rows = 37, cols = 50;
+  std::vector<int64_t> lengths = {7, 0, 13, 1, 29};
+  std::vector<Array> in = {array_of(ramp(rows * cols, 1.0), {rows, cols}),
+                           array_of<int64_t>(lengths)};
+  for (int ranks = 1; ranks <= 4; ++ranks) {
+    Ran r = check_on(ranks,
+                     "(program ((m (array f64 2)) (segs (array i64 1)))"
+                     " (foldseg (lambda ((a f64) (b f64)) (- a b)) 0.5 m segs))",
+                     in);
+    for (int k = 0; k < ranks; ++k)
+      for (const auto& [id, t] : r.traffic[size_t(k)]) {
+        EXPECT_EQ(t.plan, ranks == 1 ? "whole" : "rows after gathering segs");
+        // Only segs' own block, to each other rank; no row of m moves.
+        uint64_t own = uint64_t(mpi::block_rows(int64_t(lengths.size()), ranks, k).count() * 8);
+        EXPECT_EQ(t.sent, own * uint64_t(ranks - 1)) << ranks << " ranks, rank " << k;
+      }
+    // Lengths that do not sum to the row: the interpreter's error (compared
+    // by check_on), at every rank count.
+    check_on(ranks,
+             "(program ((m (array f64 2)) (segs (array i64 1)))"
+             " (foldseg + 0.0 m (map (lambda ((l i64)) (+ l 1)) segs)))",
+             in);
+  }
+}
+
 TEST(MpiEngine, LongFoldsToOneValueMoveChunkEdgesAndPartialsOnly) {
   // 100000 elements: 7 chunks of the blocked order (16384 elements each).
   int64_t n = 100000, chunk = ReductionOrder::blocked().fold_chunk;
