@@ -220,13 +220,21 @@ void store_lanes(FnBuilder& f, const Type& t, int target, Value* first, const Va
   }
 }
 
-} // namespace
-
-// Such a chunk folds left to right, a loop LLVM vectorises as it likes.
+// Whether `fn` is an integer combiner that reorders exactly (core/combiner.h:
+// + * min max band bor bxor, either operand first): every association and
+// operand order gives the same bits (wrapping), so an engine may run it in
+// any order (core/reduction_order.h): such a chunk folds left to right, a
+// loop LLVM vectorises as it likes.
 bool exactly_associative(const Lambda& fn, const Type& t) {
   if (!t.is_scalar() || !is_integral(t.scalar_kind())) return false;
   std::optional<BinaryCombiner> c = binary_combiner(fn);
   return c && reorders_exactly(c->op, c->kind);
+}
+
+} // namespace
+
+int rows_in_lanes(const Lambda& elem, const Lambda& fn, const Type& t, bool checked) {
+  return exactly_associative(fn, t) ? 0 : fold_row_lanes(elem, fn, t, checked);
 }
 
 void fold_rows_in_lanes(FnBuilder& f, const Lambda& elem, const Lambda& fn, const Type& t,

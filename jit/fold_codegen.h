@@ -30,11 +30,10 @@ Val fold_loop(FnBuilder& f, llvm::Value* lo, llvm::Value* hi, const Val& init,
 Val chunk_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, int lanes,
                 llvm::Value* m, const std::function<Val(llvm::Value*)>& elem);
 
-// Whether `fn` is an integer combiner that reorders exactly (core/combiner.h:
-// + * min max band bor bxor, either operand first): every association and
-// operand order gives the same bits (wrapping), so an engine may run it in
-// any order (core/reduction_order.h).
-bool exactly_associative(const Lambda& fn, const Type& t);
+// How many rows (segments) of a fold (foldseg) the main entry folds at once,
+// one per lane: 0 where `fn` reorders exactly (LLVM vectorises along the
+// row instead), else jit/lane_codegen.h fold_row_lanes.
+int rows_in_lanes(const Lambda& elem, const Lambda& fn, const Type& t, bool checked);
 
 // Rows [r0, r1) of a fold into `target` (row r's result at position r), each
 // row folded left to right over its `n` elements `elem(outer index, j)` from

@@ -17,7 +17,6 @@
 #include "jit/kernel_builder.h"
 #include "jit/kernel_slots.h"
 #include "jit/kernels.h"
-#include "jit/lane_codegen.h"
 #include "parallel/contraction.h"
 
 namespace strata::jit {
@@ -52,8 +51,7 @@ void KernelBuilder::fold(const kn::Fold& x) {
     // Rows whose combiner does not reorder exactly (floats, tuples) are
     // sequential chains: W rows at a time in vectors, a row per lane. Exactly
     // reordering ones are left to LLVM, which vectorises along the row.
-    code_.row_lanes =
-        exactly_associative(x.f, t) ? 0 : fold_row_lanes(x.input.elem, x.f, t, o_.checked);
+    code_.row_lanes = rows_in_lanes(x.input.elem, x.f, t, o_.checked);
     if (code_.row_lanes > 0) {
       std::optional<Val> seed;
       if (x.seed) seed = f.load_slots(f.aux, slots::Fold::seed(rank), t);
@@ -108,9 +106,7 @@ void run_fold(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::F
     std::vector<Slot> aux = shape_slots(sh, slots::Fold::count(rank, leaves));
     std::copy(seed.begin(), seed.end(), aux.begin() + slots::Fold::seed(rank));
     // Rows in lanes: chunks of whole groups of lanes.
-    int64_t grain = row_grain(n), w = c.code.row_lanes;
-    if (w > 0) grain = (grain + w - 1) / w * w;
-    rt.parallel(c, c.code.main, rows, grain, aux.data());
+    rt.parallel(c, c.code.main, rows, whole_groups(row_grain(n), c.code.row_lanes), aux.data());
     return;
   }
   // Long rows: chunks of the order's fold_chunk, each's lane tree in

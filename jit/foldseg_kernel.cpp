@@ -13,7 +13,6 @@
 #include "jit/kernel_builder.h"
 #include "jit/kernel_slots.h"
 #include "jit/kernels.h"
-#include "jit/lane_codegen.h"
 
 namespace strata::jit {
 
@@ -50,8 +49,7 @@ void KernelBuilder::foldseg(const kn::FoldSeg& x) {
     f.store_elem(k_.outputs[0], t, u, acc);
   };
   // As fold's rows (jit/fold_kernel.cpp): W segments at a time, a segment per lane.
-  code_.row_lanes =
-      exactly_associative(x.f, t) ? 0 : fold_row_lanes(x.input.elem, x.f, t, o_.checked);
+  code_.row_lanes = rows_in_lanes(x.input.elem, x.f, t, o_.checked);
   if (code_.row_lanes > 0)
     foldseg_units_in_lanes(f, x.input.elem, x.f, t, k_.outputs[0], code_.row_lanes, outer, nsegs,
                            offsets, lengths, f.begin, f.end, seed, unit);
@@ -85,9 +83,8 @@ void run_foldseg(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn
   std::copy(seed.begin(), seed.end(), aux.begin() + FoldSeg::seed(rank));
   int64_t avg = nsegs > 0 ? sh.back() / nsegs : 0;
   // Segments in lanes: chunks of whole groups of lanes.
-  int64_t grain = row_grain(avg), w = c.code.row_lanes;
-  if (w > 0) grain = (grain + w - 1) / w * w;
-  rt.parallel(c, c.code.main, rows * nsegs, grain, aux.data());
+  rt.parallel(c, c.code.main, rows * nsegs, whole_groups(row_grain(avg), c.code.row_lanes),
+              aux.data());
 }
 
 } // namespace strata::jit

@@ -39,6 +39,12 @@ inline int64_t row_grain(int64_t n) {
   return std::max<int64_t>(1, kGrain / std::max<int64_t>(n, 1));
 }
 
+// `grain` rounded up to whole groups of `lanes` (rows or units the main
+// entry runs at once in lanes, KernelCode::row_lanes; 0: none).
+inline int64_t whole_groups(int64_t grain, int lanes) {
+  return lanes > 0 ? (grain + lanes - 1) / lanes * lanes : grain;
+}
+
 // `count` aux slots, the shape in the first.
 inline std::vector<Slot> shape_slots(const Shape& sh, size_t count) {
   std::vector<Slot> s(sh.begin(), sh.end());
