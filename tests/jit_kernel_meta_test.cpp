@@ -41,6 +41,10 @@ std::vector<std::string> programs() {
   std::vector<std::string> out;
   for (const FusionCase& c : fusion_cases())
     out.push_back(fusion_program(c));
+  // Folds of float rows and segments run in lanes (KernelCode::row_lanes).
+  out.push_back("(program ((m (array f32 2)) (segs (array i64 1)))"
+                " (atuple (fold (lambda ((a f32) (b f32)) (- a b)) 0f32 m)"
+                "  (foldseg (lambda ((a f32) (b f32)) (+ a b)) 0f32 m segs)))");
   for (const char* body : failing_bodies())
     out.push_back(std::string("(program ((xs (array i64 1))) ") + body + ")");
   return out;
@@ -61,6 +65,7 @@ void expect_same_code(const jit::KernelCode& got, const jit::KernelCode& want,
   EXPECT_EQ(got.combine_swapped, want.combine_swapped) << what;
   EXPECT_EQ(got.edges, want.edges) << what;
   EXPECT_EQ(got.targets, want.targets) << what;
+  EXPECT_EQ(got.row_lanes, want.row_lanes) << what;
   EXPECT_EQ(got.closed, want.closed) << what;
   EXPECT_EQ(got.generate, want.generate) << what;
   ASSERT_EQ(got.sites.size(), want.sites.size()) << what;
@@ -81,7 +86,7 @@ void expect_same_code(const jit::KernelCode& got, const jit::KernelCode& want,
 }
 
 TEST(JitKernelMeta, RebuildsWhatTheIRBuildGives) {
-  int kernels = 0, sites = 0;
+  int kernels = 0, sites = 0, in_lanes = 0;
   for (const std::string& text : programs()) {
     Program p = parse_and_check(text);
     for (bool fused : {true, false}) {
@@ -97,12 +102,14 @@ TEST(JitKernelMeta, RebuildsWhatTheIRBuildGives) {
             << what;
         expect_same_code(got, want, what);
         ++kernels;
+        in_lanes += want.row_lanes > 0;
         sites += int(want.sites.size());
       });
     }
   }
   EXPECT_GT(kernels, 100);
   EXPECT_GT(sites, 20);
+  EXPECT_GE(in_lanes, 4); // the fold and the foldseg, fused and unfused
 }
 
 // The same kernel text from another program (here: shifted by three lines)
