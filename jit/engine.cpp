@@ -46,6 +46,7 @@ public:
       c.code = std::move(loaded.code);
       c.fns = std::move(loaded.entries);
       c.resident = std::move(loaded.resident);
+      if (const auto* gen = std::get_if<kn::Generate>(&k.body)) c.view = leaf_view(graph_, *gen);
       double total = ms_since(t0);
       codegen_ms += loaded.codegen_ms;
       optimise_ms += loaded.optimise_ms;

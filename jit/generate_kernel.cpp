@@ -12,7 +12,6 @@
 // once; chunks are by position, never by thread; after failures the error of
 // the lowest failing chunk is raised, which is the first failing element
 // (each entry stops at its first).
-#include "fusion/leaf_view.h"
 #include "jit/kernel_builder.h"
 #include "jit/kernel_slots.h"
 #include "jit/kernels.h"
@@ -34,7 +33,7 @@ void run_generate(Runtime& rt, const CompiledKernel& c, const Kernel& k, const k
   Shape sh = rt.prepare(c, g.body);
   // A projection of another kernel's result at the element's own index:
   // that array's leaves, shared (fusion/leaf_view.h).
-  if (std::optional<LeafView> view = leaf_view(rt.graph, g)) {
+  if (const std::optional<LeafView>& view = c.view) {
     const Array& source = rt.get(view->array);
     if (source.shape() == sh) {
       std::vector<Buffer> leaves;

@@ -317,37 +317,22 @@ private:
     return out;
   }
 
-  // Element `pos` (<W x i64>) of `array` in the active lanes, zero in the
-  // others (never loaded: their positions may be anything).
-  Val gather(int array, const Type& elem, Value* pos) {
+  // Each leaf of `array`'s elements in the active lanes, zero in the others
+  // (never loaded: their positions may be anything): at positions `at`
+  // (<W x i64>, a masked gather), or, `consecutive`, at [at, at + W) (one
+  // masked vector load; a plain load under all lanes).
+  Val load_lanes(int array, const Type& elem, Value* at, bool consecutive) {
     Val out;
     std::vector<ScalarKind> kinds = elem.leaves();
     for (size_t l = 0; l < kinds.size(); ++l) {
       llvm::Type* mt = mem_type(ctx_, kinds[l]);
       llvm::Type* vt = llvm::FixedVectorType::get(mt, w_);
-      Value* ptrs = b_.CreateGEP(mt, f_.leaf_ptr(array, l), pos);
-      Value* v = b_.CreateMaskedGather(vt, ptrs, llvm::Align(scalar_size(kinds[l])), mask_,
-                                       llvm::Constant::getNullValue(vt));
-      out.push_back(
-          kinds[l] == ScalarKind::Bool ? b_.CreateICmpNE(v, llvm::Constant::getNullValue(vt)) : v);
-    }
-    return out;
-  }
-
-  // Elements [first, first + W) of `array` (the lanes' own consecutive
-  // positions) in the active lanes, zero in the others: one masked vector
-  // load (a plain load under all lanes).
-  Val load_consecutive(int array, const Type& elem, Value* first) {
-    Val out;
-    std::vector<ScalarKind> kinds = elem.leaves();
-    for (size_t l = 0; l < kinds.size(); ++l) {
-      llvm::Type* mt = mem_type(ctx_, kinds[l]);
-      llvm::Type* vt = llvm::FixedVectorType::get(mt, w_);
-      Value* ptr = b_.CreateGEP(mt, f_.leaf_ptr(array, l), first);
-      Value* v = b_.CreateMaskedLoad(vt, ptr, llvm::Align(scalar_size(kinds[l])), mask_,
-                                     llvm::Constant::getNullValue(vt));
-      out.push_back(
-          kinds[l] == ScalarKind::Bool ? b_.CreateICmpNE(v, llvm::Constant::getNullValue(vt)) : v);
+      Value* ptr = b_.CreateGEP(mt, f_.leaf_ptr(array, l), at);
+      llvm::Align align(scalar_size(kinds[l]));
+      Value* zero = llvm::Constant::getNullValue(vt);
+      Value* v = consecutive ? b_.CreateMaskedLoad(vt, ptr, align, mask_, zero)
+                             : b_.CreateMaskedGather(vt, ptr, align, mask_, zero);
+      out.push_back(kinds[l] == ScalarKind::Bool ? b_.CreateICmpNE(v, zero) : v);
     }
     return out;
   }
@@ -406,11 +391,11 @@ private:
       bail_if(bad);
     }
     if (Value* first = consecutive_position(ix, f_.shape(id, t.rank())))
-      return load_consecutive(id, t.elem(), first);
+      return load_lanes(id, t.elem(), first, true);
     Value* pos = splat(f_.i64(0));
     for (size_t d = 0; d < ix.size(); ++d)
       pos = b_.CreateAdd(b_.CreateMul(pos, sh[d]), ix[d]);
-    return gather(id, t.elem(), pos);
+    return load_lanes(id, t.elem(), pos, false);
   }
 
   Val form(const ex::LinearRead& r, const Exp&) {
@@ -422,8 +407,8 @@ private:
     }
     if (f_.checked) bail_if(b_.CreateICmpUGE(i, splat(f_.size(id))));
     if (Value* first = consecutive(i))
-      return load_consecutive(id, f_.graph.arrays[size_t(id)].type.elem(), first);
-    return gather(id, f_.graph.arrays[size_t(id)].type.elem(), i);
+      return load_lanes(id, f_.graph.arrays[size_t(id)].type.elem(), first, true);
+    return load_lanes(id, f_.graph.arrays[size_t(id)].type.elem(), i, false);
   }
   Val form(const ex::FromIndex&, const Exp& e) { return unsafe(e); }
   Val form(const ex::At&, const Exp& e) { return unsafe(e); }

@@ -9,8 +9,10 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
+#include "fusion/leaf_view.h"
 #include "jit/abi.h"
 #include "jit/codegen.h"
 #include "parallel/ranges.h"
@@ -22,6 +24,7 @@ struct ResidentCode; // jit/backend.h
 
 struct CompiledKernel {
   KernelCode code;
+  std::optional<LeafView> view; // a generate that is a leaf view (fusion/leaf_view.h)
   std::vector<EntryFn> fns;
   std::shared_ptr<const ResidentCode> resident; // keeps `fns` loaded
   EntryFn fn(int index) const { return fns[size_t(index)]; }
