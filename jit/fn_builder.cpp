@@ -182,6 +182,8 @@ void FnBuilder::for_range(llvm::Value* lo, llvm::Value* hi,
 }
 
 Val FnBuilder::from_linear(const Val& shape, llvm::Value* pos) {
+  // A vector of positions (lane code): the extents splatted.
+  auto* lanes = llvm::dyn_cast<llvm::FixedVectorType>(pos->getType());
   Val ix(shape.size());
   llvm::Value* rem = pos;
   for (size_t d = shape.size(); d-- > 0;) {
@@ -190,6 +192,7 @@ Val FnBuilder::from_linear(const Val& shape, llvm::Value* pos) {
       break;
     }
     llvm::Value* n = b.CreateSelect(b.CreateICmpEQ(shape[d], i64(0)), i64(1), shape[d]);
+    if (lanes) n = b.CreateVectorSplat(lanes->getNumElements(), n);
     ix[d] = b.CreateURem(rem, n);
     rem = b.CreateUDiv(rem, n);
   }

@@ -143,7 +143,8 @@ public:
   void for_rows(
       const Val& shape, llvm::Value* lo, llvm::Value* hi,
       const std::function<void(const Val&, llvm::Value*, llvm::Value*, llvm::Value*)>& row_body);
-  // The row-major index of position `pos` in `shape`.
+  // The row-major index of position `pos` in `shape` (of each lane's, for a
+  // vector of positions).
   Val from_linear(const Val& shape, llvm::Value* pos);
   llvm::Value* to_linear(const Val& shape, const Val& index);
 

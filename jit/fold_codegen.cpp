@@ -189,24 +189,6 @@ Value* lane_numbers(FnBuilder& f, unsigned w) {
   return llvm::ConstantDataVector::get(f.ctx, iota);
 }
 
-// The row-major index in `shape` of each lane's position `pos` (<w x i64>).
-Val lanes_from_linear(FnBuilder& f, const Val& shape, Value* pos) {
-  llvm::IRBuilder<>& b = f.b;
-  auto* vt = llvm::cast<llvm::FixedVectorType>(pos->getType());
-  unsigned w = vt->getNumElements();
-  Val ix(shape.size());
-  for (size_t d = shape.size(); d-- > 0;) {
-    if (d == 0) {
-      ix[d] = pos;
-      break;
-    }
-    Value* e = b.CreateSelect(b.CreateICmpEQ(shape[d], f.i64(0)), f.i64(1), shape[d]);
-    ix[d] = b.CreateURem(pos, b.CreateVectorSplat(w, e));
-    pos = b.CreateUDiv(pos, b.CreateVectorSplat(w, e));
-  }
-  return ix;
-}
-
 // Stores the lanes of `v` (a value of type `t`, <w x ...> leaves) at
 // positions [first, first + w) of `target`.
 void store_lanes(FnBuilder& f, const Type& t, int target, Value* first, const Val& v, unsigned w) {
@@ -252,7 +234,7 @@ void fold_rows_in_lanes(FnBuilder& f, const Lambda& elem, const Lambda& fn, cons
   llvm::PHINode* r = b.CreatePHI(b.getInt64Ty(), 2);
   r->addIncoming(r0, pre);
   // Lane k holds row r + k: its outer index, row-major in `outer`.
-  Val oix = lanes_from_linear(f, outer, b.CreateAdd(b.CreateVectorSplat(w, r), lane_numbers(f, w)));
+  Val oix = f.from_linear(outer, b.CreateAdd(b.CreateVectorSplat(w, r), lane_numbers(f, w)));
   std::vector<llvm::BasicBlock*> bails;
   auto element = [&](Value* j) {
     Val ix = oix;
@@ -403,7 +385,7 @@ void foldseg_units_in_lanes(FnBuilder& f, const Lambda& elem, const Lambda& fn, 
   from->addIncoming(u, group_bb);
   to->addIncoming(end, group_bb);
   b.SetInsertPoint(lanes);
-  Val oix = lanes_from_linear(f, outer, b.CreateUDiv(units, nsegs));
+  Val oix = f.from_linear(outer, b.CreateUDiv(units, nsegs));
   Val init;
   for (Value* v : seed)
     init.push_back(b.CreateVectorSplat(w, v));
