@@ -119,6 +119,8 @@ void RankRunner::compute(const Kernel& k) {
     done = stencil_halo(k, *st);
   } else if (const auto* sc = std::get_if<kn::Scan>(&k.body)) {
     done = scan_carries(k, *sc);
+  } else if (const auto* fs = std::get_if<kn::FoldSeg>(&k.body)) {
+    done = foldseg_carries(k, *fs);
   } else if (const auto* p = std::get_if<kn::Permute>(&k.body)) {
     done = permute_in_order(k, *p);
   }

@@ -2,7 +2,8 @@
 // runner of fusion/graph_run.h for the mpi engine. Each plan is a file:
 // rows and whole kernels (rank_runner.cpp), folds to one value from
 // per-rank partials (fold_partials.cpp), left scans of one row from chunk
-// carries (scan_carries.cpp), stencils with halos (stencil_halo.cpp),
+// carries (scan_carries.cpp), segmented folds of one row from carries
+// passed along the ranks (foldseg_carries.cpp), stencils with halos (stencil_halo.cpp),
 // permutes combined in order along the ranks (permute_in_order.cpp) or at
 // the ranks that hold their targets (permute_at_owners.cpp),
 // gathers by request and reply (gather_exchange.cpp).
@@ -135,6 +136,7 @@ private:
   bool fold_partials(const Kernel& k, const kn::Fold& f);
   bool stencil_halo(const Kernel& k, const kn::Stencil& st);
   bool scan_carries(const Kernel& k, const kn::Scan& sc);
+  bool foldseg_carries(const Kernel& k, const kn::FoldSeg& fs);
   bool permute_in_order(const Kernel& k, const kn::Permute& p);
   bool permute_at_owners(const Kernel& k, const kn::Permute& p, const RowsRun& pairs,
                          const Index& out_shape);

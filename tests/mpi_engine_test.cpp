@@ -134,6 +134,66 @@ TEST(MpiEngine, SegmentedFoldsOfRowsKeepRowsApart) {
   }
 }
 
+TEST(MpiEngine, SegmentedFoldsOfOneRowPassCarriesAlongTheRanks) {
+  // foldseg of one row: each rank folds the segments that start in its rows;
+  // a segment that crosses ranks continues from the carry of the rank before
+  // (through every rank of a segment longer than a block). The function is
+  // neither associative nor commutative: any other grouping changes bits.
+  int64_t n = 101;
+  std::vector<double> xs = ramp(n, 1.0);
+  const char* sub = "(program ((xs (array f64 1)) (segs (array i64 1)))"
+                    " (foldseg (lambda ((a f64) (b f64)) (- (* 0.75 a) b)) 0.5 xs segs))";
+  std::vector<std::vector<int64_t>> layouts = {
+      {7, 0, 13, 1, 29, 0, 40, 11, 0}, // empty segments inside and at the end
+      {101},                           // one segment across every rank
+      {0, 0, 50, 51, 0, 0},            // empty ones at both ends
+      std::vector<int64_t>(101, 1),    // no segment crosses a rank
+      {1, 99, 1},                      // through ranks, a head and a tail
+  };
+  for (int ranks = 1; ranks <= 4; ++ranks) {
+    for (const std::vector<int64_t>& lengths : layouts) {
+      int64_t k = int64_t(lengths.size());
+      Ran r = check_on(ranks, sub, {array_of(xs, {n}), array_of<int64_t>(lengths)});
+      for (int d = 0; d < ranks; ++d)
+        for (const auto& [id, t] : r.traffic[size_t(d)]) {
+          EXPECT_EQ(t.plan, ranks == 1 ? "whole" : "segments with carries after gathering segs");
+          // segs' own block to each other rank, a carry (9 bytes) to each
+          // other rank per round (at most one per rank), and the values it
+          // made to their blocks' ranks: no element of xs moves.
+          uint64_t own = uint64_t(mpi::block_rows(k, ranks, d).count() * 8);
+          uint64_t rounds = uint64_t(ranks * (ranks - 1) * 9);
+          EXPECT_LE(t.sent, own * uint64_t(ranks - 1) + rounds + uint64_t(k * 8))
+              << ranks << " ranks, rank " << d << ", " << k << " segments";
+        }
+    }
+    // Fewer elements than ranks, an empty row, a tuple accumulator over a
+    // fused input, lengths that do not fit the row, and an error in the
+    // function on one rank's elements: the interpreter's results and errors.
+    check_on(ranks, sub, {array_of(ramp(2, 1.0), {2}), array_of<int64_t>({0, 2, 0})});
+    check_on(ranks, sub, {array_of(ramp(0, 1.0), {0}), array_of<int64_t>({0, 0})});
+    check_on(ranks, sub, {array_of(ramp(0, 1.0), {0}), array_of<int64_t>({})});
+    std::vector<Array> in = {array_of(xs, {n}), array_of<int64_t>({30, 0, 41, 30})};
+    check_on(
+        ranks,
+        "(program ((xs (array f64 1)) (segs (array i64 1)))"
+        " (foldseg (lambda ((a (tuple f64 i64)) (b (tuple f64 i64)))"
+        "            (tuple (- (proj 0 b) (* 0.5 (proj 0 a))) (+ (* 3 (proj 1 a)) (proj 1 b))))"
+        "          (tuple 0.25 1) (map (lambda ((x f64)) (tuple (* x x) (cast i64 x))) xs)"
+        "          segs))",
+        in);
+    check_on(ranks,
+             "(program ((xs (array f64 1)) (segs (array i64 1)))"
+             " (foldseg + 0.0 xs (map (lambda ((l i64)) (+ l 1)) segs)))",
+             in);
+    check_on(ranks, sub, {array_of(xs, {n}), array_of<int64_t>({30, -1, 42, 30})});
+    check_on(ranks,
+             "(program ((xs (array f64 1)) (segs (array i64 1)))"
+             " (foldseg (lambda ((a f64) (b f64)) (if (> a 40.0) (! xs (ix 999)) (+ a b))) 0.0"
+             "          (map abs xs) segs))",
+             in);
+  }
+}
+
 TEST(MpiEngine, LongFoldsToOneValueMoveChunkEdgesAndPartialsOnly) {
   // 100000 elements: 7 chunks of the blocked order (16384 elements each).
   int64_t n = 100000, chunk = ReductionOrder::blocked().fold_chunk;
