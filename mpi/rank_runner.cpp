@@ -330,8 +330,9 @@ bool RankRunner::run_rows(const Kernel& k, const Delayed& d, const std::vector<c
     add(needs_whole(*f, blocks));
   for (const ExpPtr& e : exps)
     add(needs_whole(e, blocks));
-  // foldseg's segment lengths are the same for every row: each rank reads all.
-  if (const auto* fs = std::get_if<kn::FoldSeg>(&k.body))
+  // foldseg's segment lengths over rows are the same for every row: each
+  // rank reads all (of one row, foldseg_carries.cpp fetches what it needs).
+  if (const auto* fs = std::get_if<kn::FoldSeg>(&k.body); fs && fs->input.type.rank() >= 2)
     if (blocks.count(name(fs->segs))) add({name(fs->segs)});
   Names other_rows; // blocks of another number of rows: their rows are not this rank's
   for (ArrayId id : reads)

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <thread>
 
 #include "mpi/blocks.h"
@@ -38,12 +39,14 @@ struct Ran {
   std::vector<std::map<int, KernelExchange>> traffic; // per rank
 };
 
-// Runs `text` on `ranks` ranks (every array in blocks), checks it against the
+// Runs `text` on `ranks` ranks (every array in blocks, or those of at least
+// `min_block_bytes`), checks it against the
 // oracle (bitwise, every element) fused and unfused, and returns the fused
 // run's traffic.
-Ran check_on(int ranks, const std::string& text, const std::vector<Array>& inputs) {
+Ran check_on(int ranks, const std::string& text, const std::vector<Array>& inputs,
+             int64_t min_block_bytes = 0) {
   Program p = parse_and_check(text);
-  auto engine = make_mpi_threads_engine(local_engine(), ranks, MpiOptions{0});
+  auto engine = make_mpi_threads_engine(local_engine(), ranks, MpiOptions{min_block_bytes});
   for (bool fused : {false, true}) {
     CompileOptions o;
     o.fusion = fused;
@@ -139,40 +142,49 @@ TEST(MpiEngine, SegmentedFoldsOfOneRowPassCarriesAlongTheRanks) {
   // a segment that crosses ranks continues from the carry of the rank before
   // (through every rank of a segment longer than a block). The function is
   // neither associative nor commutative: any other grouping changes bits.
-  int64_t n = 101;
+  int64_t n = 20000;
   std::vector<double> xs = ramp(n, 1.0);
   const char* sub = "(program ((xs (array f64 1)) (segs (array i64 1)))"
                     " (foldseg (lambda ((a f64) (b f64)) (- (* 0.75 a) b)) 0.5 xs segs))";
   std::vector<std::vector<int64_t>> layouts = {
-      {7, 0, 13, 1, 29, 0, 40, 11, 0}, // empty segments inside and at the end
-      {101},                           // one segment across every rank
-      {0, 0, 50, 51, 0, 0},            // empty ones at both ends
-      std::vector<int64_t>(101, 1),    // no segment crosses a rank
-      {1, 99, 1},                      // through ranks, a head and a tail
+      {1400, 0, 2600, 1, 5799, 0, 8000, 2200, 0}, // empty segments inside and at the end
+      {20000},                                    // one segment across every rank
+      {0, 0, 10000, 10000, 0, 0},                 // empty ones at both ends
+      {1, 19998, 1},                              // through ranks, a head and a tail
+      {5000, 5000, 5000, 5000},                   // ends at (some) ranks' ends
   };
   for (int ranks = 1; ranks <= 4; ++ranks) {
     for (const std::vector<int64_t>& lengths : layouts) {
-      int64_t k = int64_t(lengths.size());
-      Ran r = check_on(ranks, sub, {array_of(xs, {n}), array_of<int64_t>(lengths)});
+      std::vector<Array> in = {array_of(xs, {n}), array_of<int64_t>(lengths)};
+      Ran r = check_on(ranks, sub, in);
       for (int d = 0; d < ranks; ++d)
         for (const auto& [id, t] : r.traffic[size_t(d)]) {
-          EXPECT_EQ(t.plan, ranks == 1 ? "whole" : "segments with carries after gathering segs");
-          // segs' own block to each other rank, a carry (9 bytes) to each
-          // other rank per round (at most one per rank), and the values it
-          // made to their blocks' ranks: no element of xs moves.
-          uint64_t own = uint64_t(mpi::block_rows(k, ranks, d).count() * 8);
-          uint64_t rounds = uint64_t(ranks * (ranks - 1) * 9);
-          EXPECT_LE(t.sent, own * uint64_t(ranks - 1) + rounds + uint64_t(k * 8))
-              << ranks << " ranks, rank " << d << ", " << k << " segments";
+          EXPECT_EQ(t.plan, ranks == 1 ? "whole" : "segments with carries");
+          // Small messages only: a sum, the starts of segments in other
+          // ranks' rows, a carry, a range of segments made and their values
+          // (at most 9 here) to each other rank. No element of xs moves (a
+          // block of it is 40,000 bytes at 4 ranks).
+          EXPECT_LE(t.sent, uint64_t(ranks - 1) * 200) << ranks << " ranks, rank " << d;
+        }
+      // The lengths held whole (small) and xs in blocks: nothing but carries
+      // and values made moves.
+      r = check_on(ranks, sub, in, 1024);
+      for (const auto& rank : r.traffic)
+        for (const auto& [id, t] : rank) {
+          EXPECT_EQ(t.plan, ranks == 1 ? "whole" : "segments with carries");
+          EXPECT_LE(t.sent, uint64_t(ranks - 1) * 120);
         }
     }
-    // Fewer elements than ranks, an empty row, a tuple accumulator over a
-    // fused input, lengths that do not fit the row, and an error in the
-    // function on one rank's elements: the interpreter's results and errors.
+    // No segment crosses a rank (as many segments as elements); fewer
+    // elements than ranks; an empty row; a tuple accumulator over a fused
+    // input; lengths that do not fit the row (too long, negative, summing
+    // past 2^63); an error in the function on one rank's elements: the
+    // interpreter's results and errors.
+    check_on(ranks, sub, {array_of(xs, {n}), array_of<int64_t>(std::vector<int64_t>(20000, 1))});
     check_on(ranks, sub, {array_of(ramp(2, 1.0), {2}), array_of<int64_t>({0, 2, 0})});
     check_on(ranks, sub, {array_of(ramp(0, 1.0), {0}), array_of<int64_t>({0, 0})});
     check_on(ranks, sub, {array_of(ramp(0, 1.0), {0}), array_of<int64_t>({})});
-    std::vector<Array> in = {array_of(xs, {n}), array_of<int64_t>({30, 0, 41, 30})};
+    std::vector<Array> in = {array_of(xs, {n}), array_of<int64_t>({6000, 0, 8000, 6000})};
     check_on(
         ranks,
         "(program ((xs (array f64 1)) (segs (array i64 1)))"
@@ -185,11 +197,13 @@ TEST(MpiEngine, SegmentedFoldsOfOneRowPassCarriesAlongTheRanks) {
              "(program ((xs (array f64 1)) (segs (array i64 1)))"
              " (foldseg + 0.0 xs (map (lambda ((l i64)) (+ l 1)) segs)))",
              in);
-    check_on(ranks, sub, {array_of(xs, {n}), array_of<int64_t>({30, -1, 42, 30})});
+    check_on(ranks, sub, {array_of(xs, {n}), array_of<int64_t>({6000, -1, 8001, 6000})});
+    int64_t big = std::numeric_limits<int64_t>::max() / 2 + 1;
+    check_on(ranks, sub, {array_of(xs, {n}), array_of<int64_t>({big, big, 5})});
     check_on(ranks,
              "(program ((xs (array f64 1)) (segs (array i64 1)))"
-             " (foldseg (lambda ((a f64) (b f64)) (if (> a 40.0) (! xs (ix 999)) (+ a b))) 0.0"
-             "          (map abs xs) segs))",
+             " (foldseg (lambda ((a f64) (b f64)) (if (> a 4000.0) (! xs (ix 99999)) (+ a b)))"
+             "          0.0 (map abs xs) segs))",
              in);
   }
 }
