@@ -1,61 +1,208 @@
-// A gather (an unfused backpermute, or one whose element is one read of an
-// array held in blocks at a computed index) by request and reply instead
-// of gathering the whole array (docs/mpi.md, "Gathers"):
-//  1. every rank computes the index each of its output rows' elements reads
-//     (the rows plan over the element's index expression);
-//  2. it sends each index to the rank that holds that row, which replies
+// Reads of arrays held in blocks at computed indices, by request and reply
+// instead of gathering the whole arrays (docs/mpi.md, "Reads at computed
+// indices"): an unfused backpermute or gather, and such reads inside a
+// larger element expression (a backpermute fused into a map, a lookup):
+//  1. the *sites* are the reads (! A index) of an array A held in blocks,
+//     not at the element's own index, that every element evaluates (not in
+//     an `if`'s branch, the second operand of `and`/`or`, a `while` or a
+//     function), whose index reads no element of A and names no variable
+//     bound inside the element but by its outermost `let`s;
+//  2. every rank computes each site's index for its rows of the output (the
+//     rows plan over the indices, each under the outermost `let` bindings
+//     it depends on);
+//  3. it sends each index to the rank that holds that row, which replies
 //     with the element's bytes: two all-to-all exchanges moving 8 bytes per
-//     element and the element itself, only between the ranks concerned;
-//  3. the replies, in order, are its rows of the result.
-// An index out of range makes the whole kernel decide the error, as on one
-// machine (after_failure).
+//     index component and the element itself, only between the ranks
+//     concerned;
+//  4. each site becomes a read of the replies at the element's own index,
+//     and the rows plan computes the element (an element that is one read
+//     alone is the replies themselves).
+// An array the kernel needs whole elsewhere is not fetched: its reads are
+// served by the gathered copy. An index out of range makes the whole
+// kernel decide the error, as on one machine (after_failure).
 #include <cstring>
 
+#include "core/ir_walk.h"
 #include "mpi/agree.h"
 #include "mpi/rank_runner.h"
 
 namespace strata::mpi {
 namespace {
 
-// The array read and the index expression when the element is
-// (let (...) (! A index)) with neither the bindings nor the index reading
-// A's elements.
-std::pair<std::string, ExpPtr> single_read(const ExpPtr& body, std::vector<ex::Binding>& lets) {
-  ExpPtr e = body;
-  while (const auto* l = std::get_if<ex::Let>(&e->node)) {
-    lets.insert(lets.end(), l->bindings.begin(), l->bindings.end());
-    e = l->body;
-  }
-  const auto* r = std::get_if<ex::Read>(&e->node);
-  const auto* v = r ? std::get_if<ac::Var>(&r->array->node) : nullptr;
-  if (!v) return {"", nullptr};
-  // Its shape and size may be read (the whole array's: local_programs.h).
-  Names a{v->name};
-  if (!needs_whole(r->index, a).empty()) return {"", nullptr};
-  for (const ex::Binding& b : lets)
-    if (!needs_whole(b.value, a).empty() || (b.fn && !needs_whole(*b.fn, a).empty()))
-      return {"", nullptr};
-  return {v->name, r->index};
+const std::string kOwn = "mpi__own"; // the element's own index, in the final element
+
+std::string fetched_name(size_t site) {
+  return "mpi__fetched_" + std::to_string(site);
 }
+
+const std::string* array_var(const AccPtr& a) {
+  const auto* v = a ? std::get_if<ac::Var>(&a->node) : nullptr;
+  return v ? &v->name : nullptr;
+}
+
+// The variable names `e` mentions, bound inside it or not; whether it traces.
+void mentioned(const Exp& e, Names& out, bool& traces) {
+  if (const auto* v = std::get_if<ex::Var>(&e.node)) out.insert(v->name);
+  if (std::holds_alternative<ex::Trace>(e.node)) traces = true;
+  for_each_child(
+      e, [&](const Exp& c) { mentioned(c, out, traces); }, [](const Acc&) {});
+}
+
+// `index` under the bindings of `env` (sequential) that it depends on;
+// `kept`: how many.
+ExpPtr with_bindings(const std::vector<ex::Binding>& env, const ExpPtr& index, size_t& kept_count) {
+  Names need;
+  bool traces = false;
+  mentioned(*index, need, traces);
+  std::vector<ex::Binding> kept;
+  for (size_t j = env.size(); j-- > 0;) {
+    if (!need.count(env[j].name)) continue;
+    kept.insert(kept.begin(), env[j]);
+    need.erase(env[j].name);
+    if (env[j].value) mentioned(*env[j].value, need, traces);
+    if (env[j].fn) mentioned(*env[j].fn->body, need, traces);
+  }
+  kept_count = kept.size();
+  return kept.empty() ? index : make_exp(ex::Let{std::move(kept), index}, index->loc);
+}
+
+// The sites of one element (step 1) over the arrays `fetchable`, each
+// replaced by (! mpi__fetched_<site> mpi__own).
+class SiteFinder {
+public:
+  struct Site {
+    std::string array;
+    ExpPtr index;        // under the bindings it depends on
+    size_t bindings = 0; // how many those are
+  };
+  explicit SiteFinder(const Names& fetchable) : fetchable_(fetchable) {}
+  std::vector<Site> sites;
+
+  // The element's body with its sites replaced; `alone`: the body is one
+  // site under `let`s whose every binding its index uses.
+  ExpPtr element(const ExpPtr& body, const std::string& own, bool& alone) {
+    std::vector<ex::Binding> env;
+    ExpPtr out = visit(body, env, Names{own}, true);
+    size_t outermost = 0;
+    const Exp* e = out.get();
+    while (const auto* l = std::get_if<ex::Let>(&e->node)) {
+      outermost += l->bindings.size();
+      e = l->body.get();
+    }
+    const auto* r = std::get_if<ex::Read>(&e->node);
+    alone = r && sites.size() == 1 && *array_var(r->array) == fetched_name(0) &&
+            sites[0].bindings == outermost;
+    return out;
+  }
+
+private:
+  const Names& fetchable_;
+
+  // `aligned`: the names holding the element's own index here.
+  static void alias(const ex::Binding& b, Names& aligned) {
+    const auto* v = b.value ? std::get_if<ex::Var>(&b.value->node) : nullptr;
+    if (v && aligned.count(v->name))
+      aligned.insert(b.name);
+    else
+      aligned.erase(b.name);
+  }
+
+  bool site(const ex::Read& r, const Names& aligned) const {
+    const std::string* a = array_var(r.array);
+    if (!a || !fetchable_.count(*a)) return false;
+    const auto* v = std::get_if<ex::Var>(&r.index->node);
+    if (v && aligned.count(v->name)) return false; // aligned: the block serves it
+    if (!needs_whole(r.index, Names{*a}).empty()) return false;
+    Names names;
+    bool traces = false;
+    mentioned(*r.index, names, traces);
+    return !traces; // computed again for the request: a trace would print twice
+  }
+
+  // `env`: the bindings of the `let`s around `e` (all run for every element
+  // when `always`: sites are never below another binder); `always`: every
+  // element evaluates `e`.
+  ExpPtr visit(const ExpPtr& e, std::vector<ex::Binding>& env, const Names& aligned, bool always) {
+    if (!e) return e;
+    if (const auto* r = std::get_if<ex::Read>(&e->node); r && always && site(*r, aligned)) {
+      Site s{*array_var(r->array), nullptr};
+      s.index = with_bindings(env, r->index, s.bindings);
+      sites.push_back(std::move(s));
+      auto fetched = make_acc(ac::Var{fetched_name(sites.size() - 1)}, e->loc);
+      return make_exp(ex::Read{fetched, make_exp(ex::Var{kOwn}, e->loc)}, e->loc);
+    }
+    auto c = std::make_shared<Exp>(*e);
+    if (std::holds_alternative<ex::While>(c->node)) return c; // not every iteration runs
+    if (auto* n = std::get_if<ex::If>(&c->node)) {
+      n->cond = visit(n->cond, env, aligned, always);
+      n->then_branch = visit(n->then_branch, env, aligned, false);
+      n->else_branch = visit(n->else_branch, env, aligned, false);
+    } else if (auto* p = std::get_if<ex::PrimApp>(&c->node)) {
+      bool lazy = p->op == Prim::And || p->op == Prim::Or;
+      for (size_t j = 0; j < p->args.size(); ++j)
+        p->args[j] = visit(p->args[j], env, aligned, always && !(lazy && j > 0));
+    } else if (auto* l = std::get_if<ex::Let>(&c->node)) {
+      size_t depth = env.size();
+      Names al = aligned;
+      for (size_t j = 0; j < l->bindings.size(); ++j) {
+        ex::Binding& b = l->bindings[j];
+        ex::Binding written = b; // as written: an index using it recomputes it
+        if (b.value) b.value = visit(b.value, env, al, always);
+        env.push_back(written);
+        alias(written, al);
+      }
+      l->body = visit(l->body, env, al, always);
+      env.resize(depth);
+    } else {
+      // Every other form: its children, in the same scope (the only other
+      // binders, `while` and functions bound by `let`, are not visited).
+      for_each_child_slot(
+          *c, [&](ExpPtr& x) { x = visit(x, env, aligned, always); }, [](AccPtr&) {});
+    }
+    return c;
+  }
+};
 
 } // namespace
 
 bool RankRunner::gather_exchange(const Kernel& k, const Delayed& d) {
   if (comm_.size() == 1 || d.type.rank() < 1) return false;
-  std::vector<ex::Binding> lets;
-  auto [array, index] = single_read(d.elem.body, lets);
-  if (array.empty()) return false;
   std::vector<ArrayId> reads = array_reads(g_, k);
-  ArrayId source = -1;
+  const std::string& own = d.elem.params.at(0).name;
+  Names fetchable;
   for (ArrayId id : reads)
-    if (name(id) == array) source = id;
-  if (source < 0 || !vals_.at(source).block || whole_.count(source)) return false;
-  const Held& src = vals_.at(source);
-
-  // 1. The index each of this rank's elements reads.
+    if (vals_.at(id).block && !whole_.count(id)) fetchable.insert(name(id));
+  // 1. The sites, over the arrays no other part of the element (or an
+  // index) needs whole.
+  std::vector<SiteFinder::Site> sites;
+  bool alone = false;
+  Lambda element = d.elem;
+  for (;;) {
+    SiteFinder find(fetchable);
+    bool one_read = false;
+    ExpPtr body = find.element(d.elem.body, own, one_read);
+    if (find.sites.empty()) return false;
+    Names held = held_blocks(reads), whole;
+    auto add = [&](const Names& n) { whole.insert(n.begin(), n.end()); };
+    add(needs_whole(body, held, own));
+    for (const SiteFinder::Site& s : find.sites)
+      add(needs_whole(s.index, held, own));
+    Names unfetchable;
+    for (const std::string& a : whole)
+      if (fetchable.erase(a)) unfetchable.insert(a);
+    if (!unfetchable.empty()) continue;
+    sites = std::move(find.sites);
+    alone = one_read; // its replies are the result
+    element.body = make_exp(ex::Let{{ex::Binding{kOwn, make_exp(ex::Var{own}), d.elem.loc}}, body},
+                            d.elem.loc);
+    break;
+  }
+  // 2. The index each of this rank's elements reads at each site.
   Delayed where = d;
-  where.elem.body = lets.empty() ? index : make_exp(ex::Let{lets, index});
-  where.type = Type::array(Type::index(int(src.global.size())), d.type.rank());
+  std::vector<ExpPtr> indices;
+  for (const SiteFinder::Site& s : sites)
+    indices.push_back(s.index);
+  where.elem.body = indices.size() == 1 ? indices[0] : make_exp(ex::Tuple{indices});
   RowsRun r;
   if (!run_rows(
           k, where, {}, {}, [](AccPtr g, const Names&) { return g; }, r, "request indices"))
@@ -64,30 +211,52 @@ bool RankRunner::gather_exchange(const Kernel& k, const Delayed& d) {
     after_failure(k, false);
     return true;
   }
-  // 2. Requests to the ranks that hold the rows, in element order.
+  // 3. Requests to the ranks that hold the rows, in element order, site
+  // after site: to rank s, for each site, the offsets in s's block (after
+  // their count, when there are several sites).
   int ranks = comm_.size();
   const Array& at = r.results[0];
   int64_t count = at.size();
-  int64_t row = 1;
-  for (size_t c = 1; c < src.global.size(); ++c)
-    row *= src.global[c];
-  std::vector<std::vector<int64_t>> asked(
-      static_cast<size_t>(ranks)); // offsets in the owner's block
-  std::vector<std::pair<int, int64_t>> from(static_cast<size_t>(count)); // owner, position
+  struct Fetch {
+    const Held* src;
+    size_t first_leaf = 0;                     // of its index in `at`
+    std::vector<std::vector<int64_t>> asked;   // per owner
+    std::vector<std::pair<int, int64_t>> from; // per element: owner, position
+    std::vector<size_t> leaf;                  // bytes per element, per leaf
+    size_t element = 0;
+  };
+  std::vector<Fetch> fetch;
+  size_t leaf = 0;
   bool out_of_range = false;
-  for (int64_t e = 0; e < count && !out_of_range; ++e) {
-    int64_t offset = 0;
-    for (size_t c = 0; c < src.global.size(); ++c) {
-      int64_t v = at.leaf_data<int64_t>(c)[e];
-      if (v < 0 || v >= src.global[c]) out_of_range = true;
-      offset = c == 0 ? 0 : offset * src.global[c] + v;
+  for (const SiteFinder::Site& s : sites) {
+    Fetch f;
+    for (ArrayId id : reads)
+      if (name(id) == s.array) f.src = &vals_.at(id);
+    const Shape& shape = f.src->global;
+    f.first_leaf = leaf;
+    leaf += shape.size();
+    f.asked.resize(size_t(ranks));
+    f.from.resize(size_t(count));
+    int64_t row = 1;
+    for (size_t c = 1; c < shape.size(); ++c)
+      row *= shape[c];
+    for (int64_t e = 0; e < count && !out_of_range; ++e) {
+      int64_t offset = 0;
+      for (size_t c = 0; c < shape.size(); ++c) {
+        int64_t v = at.leaf_data<int64_t>(f.first_leaf + c)[e];
+        if (v < 0 || v >= shape[c]) out_of_range = true;
+        offset = c == 0 ? 0 : offset * shape[c] + v;
+      }
+      if (out_of_range) break;
+      int64_t i0 = at.leaf_data<int64_t>(f.first_leaf)[e];
+      int owner = owner_of_row(shape[0], ranks, i0);
+      offset += (i0 - block_rows(shape[0], ranks, owner).lo) * row;
+      f.from[size_t(e)] = {owner, int64_t(f.asked[size_t(owner)].size())};
+      f.asked[size_t(owner)].push_back(offset);
     }
-    if (out_of_range) break;
-    int64_t i0 = at.leaf_data<int64_t>(0)[e];
-    int owner = owner_of_row(src.global[0], ranks, i0);
-    offset += (i0 - block_rows(src.global[0], ranks, owner).lo) * row;
-    from[size_t(e)] = {owner, int64_t(asked[size_t(owner)].size())};
-    asked[size_t(owner)].push_back(offset);
+    for (size_t l = 0; l < f.src->local.num_leaves(); ++l)
+      f.element += f.leaf.emplace_back(Array::leaf_bytes(Shape{1}, f.src->local.leaf_kind(l)));
+    fetch.push_back(std::move(f));
   }
   if (failed_anywhere(comm_, [&] {
         if (out_of_range) throw Error(ErrorKind::Bounds, "an index out of range");
@@ -95,47 +264,89 @@ bool RankRunner::gather_exchange(const Kernel& k, const Delayed& d) {
     after_failure(k, false);
     return true;
   }
+  auto append = [](Bytes& b, const void* p, size_t n) {
+    const auto* c = static_cast<const std::byte*>(p);
+    b.insert(b.end(), c, c + n);
+  };
   std::vector<Bytes> requests(static_cast<size_t>(ranks));
-  for (int s = 0; s < ranks; ++s) {
-    auto* p = reinterpret_cast<const std::byte*>(asked[size_t(s)].data());
-    requests[size_t(s)].assign(p, p + asked[size_t(s)].size() * sizeof(int64_t));
-  }
+  for (int s = 0; s < ranks; ++s)
+    for (const Fetch& f : fetch) {
+      const std::vector<int64_t>& q = f.asked[size_t(s)];
+      int64_t n = int64_t(q.size());
+      if (fetch.size() > 1) append(requests[size_t(s)], &n, sizeof n);
+      append(requests[size_t(s)], q.data(), q.size() * sizeof(int64_t));
+    }
   std::vector<Bytes> wanted = comm_.alltoall(std::move(requests));
-  // 3. Replies: each requested element's leaves, one after the other.
-  std::vector<size_t> leaf(src.local.num_leaves());
-  size_t element = 0;
-  for (size_t l = 0; l < leaf.size(); ++l)
-    element += leaf[l] = Array::leaf_bytes(Shape{1}, src.local.leaf_kind(l));
+  // Replies: for each site, each requested element's leaves one after the
+  // other.
   std::vector<Bytes> replies(static_cast<size_t>(ranks));
   for (int s = 0; s < ranks; ++s) {
-    const Bytes& q = wanted[size_t(s)];
-    size_t n = q.size() / sizeof(int64_t);
-    Bytes& out = replies[size_t(s)];
-    out.resize(n * element);
-    std::byte* w = out.data();
-    for (size_t i = 0; i < n; ++i) {
-      int64_t offset;
-      std::memcpy(&offset, q.data() + i * sizeof offset, sizeof offset);
-      for (size_t l = 0; l < leaf.size(); ++l, w += leaf[l - 1])
-        std::memcpy(w, src.local.leaf(l).data() + size_t(offset) * leaf[l], leaf[l]);
+    const std::byte* q = wanted[size_t(s)].data();
+    for (const Fetch& f : fetch) {
+      int64_t n = int64_t(wanted[size_t(s)].size() / sizeof n);
+      if (fetch.size() > 1) {
+        std::memcpy(&n, q, sizeof n);
+        q += sizeof n;
+      }
+      for (int64_t i = 0; i < n; ++i, q += sizeof(int64_t)) {
+        int64_t offset;
+        std::memcpy(&offset, q, sizeof offset);
+        for (size_t l = 0; l < f.leaf.size(); ++l)
+          append(replies[size_t(s)], f.src->local.leaf(l).data() + size_t(offset) * f.leaf[l],
+                 f.leaf[l]);
+      }
     }
   }
   std::vector<Bytes> got = comm_.alltoall(std::move(replies));
   Shape local = at.shape();
-  Array result = agreed(comm_, [&] {
-    Array out = Array::allocate(src.local.elem_type(), local, false);
-    for (int64_t e = 0; e < count; ++e) {
-      auto [owner, pos] = from[size_t(e)];
-      const std::byte* p = got[size_t(owner)].data() + size_t(pos) * element;
-      for (size_t l = 0; l < leaf.size(); p += leaf[l], ++l)
-        std::memcpy(out.leaf(l).data() + size_t(e) * leaf[l], p, leaf[l]);
+  Extra fetched;
+  bool failed = failed_anywhere(comm_, [&] {
+    std::vector<size_t> read(size_t(ranks), 0); // bytes of got[s] taken by earlier sites
+    for (size_t c = 0; c < fetch.size(); ++c) {
+      const Fetch& f = fetch[c];
+      Array out = Array::allocate(f.src->local.elem_type(), local, false);
+      for (int64_t e = 0; e < count; ++e) {
+        auto [owner, pos] = f.from[size_t(e)];
+        const std::byte* p =
+            got[size_t(owner)].data() + read[size_t(owner)] + size_t(pos) * f.element;
+        for (size_t l = 0; l < f.leaf.size(); p += f.leaf[l], ++l)
+          std::memcpy(out.leaf(l).data() + size_t(e) * f.leaf[l], p, f.leaf[l]);
+      }
+      for (int s = 0; s < ranks; ++s)
+        read[size_t(s)] += f.asked[size_t(s)].size() * f.element;
+      fetched.emplace_back(fetched_name(c), out);
     }
-    return out;
   });
+  if (failed) {
+    after_failure(k, false);
+    return true;
+  }
   plan_ = "rows by request and reply";
   Shape global = local;
   global[0] = r.n;
-  set(k.outputs[0], Held{result, true, global});
+  if (alone) {
+    set(k.outputs[0], Held{fetched[0].second, true, global});
+    return true;
+  }
+  // 4. The element, each site read from the replies at the element's own index.
+  Delayed computed = d;
+  computed.elem = element;
+  RowsRun out;
+  if (!run_rows(
+          k, computed, {}, {}, [](AccPtr g, const Names&) { return g; }, out, "rows after requests",
+          fetched)) {
+    whole_kernel(k);
+    return true;
+  }
+  if (out.failed) {
+    after_failure(k, false);
+    return true;
+  }
+  for (size_t i = 0; i < k.outputs.size(); ++i) {
+    Shape g = out.results[i].shape();
+    g[0] = out.n;
+    set(k.outputs[i], Held{out.results[i], true, g});
+  }
   return true;
 }
 

@@ -310,7 +310,7 @@ void RankRunner::run_checks(const Kernel& k, const Delayed& d, const std::vector
 bool RankRunner::run_rows(const Kernel& k, const Delayed& d, const std::vector<const Lambda*>& fns,
                           const std::vector<ExpPtr>& exps,
                           const std::function<AccPtr(AccPtr, const Names&)>& body, RowsRun& out,
-                          const std::string& key) {
+                          const std::string& key, const Extra& aligned) {
   std::vector<ArrayId> reads = array_reads(g_, k);
   Names blocks = gather_for(reads, checks_need(d, held_blocks(reads)));
   Index shape = agreed(comm_, [&] {
@@ -344,10 +344,14 @@ bool RankRunner::run_rows(const Kernel& k, const Delayed& d, const std::vector<c
   Shape local = shape;
   local[0] = rows.count();
   Extra extra = {{kLoParam, i64_array(rows.lo)}, {kShapeParam, index_array(local)}};
+  extra.insert(extra.end(), aligned.begin(), aligned.end());
+  Names elem_blocks = blocks;
+  for (const auto& [n, a] : aligned)
+    elem_blocks.insert(n);
   out.failed = failed_anywhere(comm_, [&] {
-    out.results = run(key, k, reads, blocks, extra, [&] {
+    out.results = run(key, k, reads, elem_blocks, extra, [&] {
       auto sh = make_exp(ex::The{make_acc(ac::Var{kShapeParam})});
-      return body(make_acc(ac::Generate{sh, rows_elem(d, blocks)}), blocks);
+      return body(make_acc(ac::Generate{sh, rows_elem(d, elem_blocks)}), blocks);
     });
   });
   return true;

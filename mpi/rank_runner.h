@@ -123,10 +123,12 @@ private:
     std::vector<Array> results;
     bool failed = false; // on some rank
   };
+  // `aligned`: more arrays of this rank's rows, which the element reads at
+  // its own index only.
   bool run_rows(const Kernel& k, const Delayed& d, const std::vector<const Lambda*>& fns,
                 const std::vector<ExpPtr>& exps,
                 const std::function<AccPtr(AccPtr gen, const Names& blocks)>& body, RowsRun& out,
-                const std::string& key = "rows");
+                const std::string& key = "rows", const Extra& aligned = {});
   void rows_kernel(const Kernel& k, const Delayed& d);
   void whole_kernel(const Kernel& k);
   // Runs the whole kernel after some rank's rows failed: raises the error one
