@@ -15,34 +15,52 @@
 //  4. the totals (K values in all: the partials) go to every rank, which
 //     folds them left to right from the seed (the canonical order).
 // A row too short to be chunked is folded left to right by one machine: it
-// runs whole.
+// runs whole. Steps 1 and 2 are also the scans' (scan_carries.cpp): long_row.
 #include "mpi/agree.h"
 #include "mpi/rank_runner.h"
 
 namespace strata::mpi {
 
-bool RankRunner::fold_partials(const Kernel& k, const kn::Fold& f) {
-  if (f.input.type.rank() != 1 || comm_.size() == 1) return false;
-  const ReductionOrder& order = s_.options.order;
+bool RankRunner::long_row(const Kernel& k, const Delayed& input, const Lambda& f,
+                          const ExpPtr& seed, bool scan, bool from_end, LongRow& out) {
   RowsRun r;
   if (!run_rows(
-          k, f.input, {&f.f}, {f.seed}, [](AccPtr g, const Names&) { return g; }, r))
+          k, input, {&f}, {seed}, [](AccPtr g, const Names&) { return g; }, r))
     return false;
   if (r.failed) {
     after_failure(k, false);
-    return true;
+    out.decided = true;
+    return false;
   }
-  if (!order.fold_chunked(r.n)) return false;
-
-  int64_t n = r.n, F = order.fold_chunk;
-  Array mine = fetch_rows(Held{r.results[0], true, Shape{n}}, chunk_aligned(n, F));
-
+  const ReductionOrder& order = s_.options.order;
+  if (!(scan ? order.scan_chunked(r.n) : order.fold_chunked(r.n))) return false;
+  int64_t n = out.n = r.n;
+  out.have = chunk_aligned(n, scan ? order.scan_chunk : order.fold_chunk, from_end);
+  // Fetched as elements, then put in the reduction's order.
+  std::vector<Rows> elements = out.have;
+  if (from_end)
+    for (Rows& h : elements)
+      h = Rows{n - h.hi, n - h.lo};
+  out.mine = fetch_rows(Held{r.results[0], true, Shape{n}}, elements);
+  if (from_end) out.mine = reversed(out.mine);
   std::vector<ArrayId> reads = array_reads(g_, k);
-  // The arrays f and the seed read, as run_rows left them (gathered where
-  // they need to be whole; blocks read through their shape and size).
-  Names blocks = function_blocks(reads, f.f, f.seed);
-  Lambda fn = localize(f.f, blocks);
-  ExpPtr seed = localize(f.seed, blocks);
+  out.blocks = function_blocks(reads, f, seed);
+  out.fn = localize(f, out.blocks);
+  out.seed = localize(seed, out.blocks);
+  return true;
+}
+
+bool RankRunner::fold_partials(const Kernel& k, const kn::Fold& f) {
+  if (f.input.type.rank() != 1 || comm_.size() == 1) return false;
+  LongRow row;
+  if (!long_row(k, f.input, f.f, f.seed, false, false, row)) return row.decided;
+  const ReductionOrder& order = s_.options.order;
+  int64_t F = order.fold_chunk;
+  const Array& mine = row.mine;
+  std::vector<ArrayId> reads = array_reads(g_, k);
+  const Names& blocks = row.blocks;
+  const Lambda& fn = row.fn;
+  const ExpPtr& seed = row.seed;
   const Type elem = f.input.type.elem();
   auto var = [](const std::string& n) { return make_acc(ac::Var{n}); };
   ReductionOrder per_chunk = order;

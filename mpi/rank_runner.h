@@ -135,6 +135,24 @@ private:
   // machine raises, else (no error whole) keeps the whole results when
   // `recover`, or reports an engine bug.
   void after_failure(const Kernel& k, bool recover);
+  // The first half of fold_partials and scan_carries (fold_partials.cpp):
+  // this rank's part of a reduction's long row, as the chunks of the fold's
+  // (`scan`: the scan's) order that start in its rows (counted from the end
+  // with `from_end`: a right scan's order), and the reduction's function and
+  // seed reading the arrays as run_rows left them. False when the kernel
+  // should run whole, or has (`decided`: its rows failed, the whole kernel
+  // raised the error).
+  struct LongRow {
+    bool decided = false;   // the kernel ran (or raised) whole
+    int64_t n = 0;          // the row's length
+    std::vector<Rows> have; // per rank, the range of the row (chunk-aligned) it took
+    Array mine;             // this rank's range, in the reduction's order
+    Names blocks;           // the arrays the function and seed read as blocks
+    Lambda fn;
+    ExpPtr seed;
+  };
+  bool long_row(const Kernel& k, const Delayed& input, const Lambda& f, const ExpPtr& seed,
+                bool scan, bool from_end, LongRow& out);
   bool fold_partials(const Kernel& k, const kn::Fold& f);
   bool stencil_halo(const Kernel& k, const kn::Stencil& st);
   bool scan_carries(const Kernel& k, const kn::Scan& sc);

@@ -61,36 +61,20 @@ bool RankRunner::scan_carries(const Kernel& k, const kn::Scan& sc) {
   bool prime = sc.kind == ScanKind::ScanlPrime;
   bool right = sc.kind == ScanKind::Scanr || sc.kind == ScanKind::Scanr1;
   if (sc.input.type.rank() != 1 || comm_.size() == 1) return false;
+  LongRow row;
+  if (!long_row(k, sc.input, sc.f, sc.seed, true, right, row)) return row.decided;
   const ReductionOrder& order = s_.options.order;
-  RowsRun r;
-  if (!run_rows(
-          k, sc.input, {&sc.f}, {sc.seed}, [](AccPtr g, const Names&) { return g; }, r))
-    return false;
-  if (r.failed) {
-    after_failure(k, false);
-    return true;
-  }
-  if (!order.scan_chunked(r.n)) return false;
-
   int ranks = comm_.size(), me = comm_.rank();
-  int64_t n = r.n, S = order.scan_chunk;
-  // Ranges in scan order (a right scan's position q is element n - 1 - q),
-  // fetched as elements and put in scan order.
-  std::vector<Rows> have = chunk_aligned(n, S, right);
-  std::vector<Rows> have_elements = have;
-  if (right)
-    for (Rows& h : have_elements)
-      h = Rows{n - h.hi, n - h.lo};
-  Array mine = fetch_rows(Held{r.results[0], true, Shape{n}}, have_elements);
-  if (right) mine = reversed(mine);
+  int64_t n = row.n, S = order.scan_chunk;
+  // Ranges in scan order (a right scan's position q is element n - 1 - q).
+  const std::vector<Rows>& have = row.have;
+  const Array& mine = row.mine;
   std::vector<ArrayId> reads = array_reads(g_, k);
-  // The arrays f and the seed read, as run_rows left them (gathered where
-  // they need to be whole; blocks read through their shape and size).
-  Names blocks = function_blocks(reads, sc.f, sc.seed);
+  const Names& blocks = row.blocks;
   // In scan order a right scan combines g(acc, x) = f(x, acc).
-  Lambda fn = localize(sc.f, blocks);
+  Lambda fn = row.fn;
   if (right) std::swap(fn.params[0], fn.params[1]);
-  ExpPtr seed = localize(sc.seed, blocks);
+  const ExpPtr& seed = row.seed;
   const Type elem = sc.input.type.elem();
   ReductionOrder per_chunk = order;
   per_chunk.fold_chunked_from = 1; // every row one chunk: fold1 gives its total
