@@ -23,17 +23,17 @@ namespace strata::mpi {
 
 bool RankRunner::long_row(const Kernel& k, const Delayed& input, const Lambda& f,
                           const ExpPtr& seed, bool scan, bool from_end, LongRow& out) {
+  const ReductionOrder& order = s_.options.order;
   RowsRun r;
   if (!run_rows(
-          k, input, {&f}, {seed}, [](AccPtr g, const Names&) { return g; }, r))
-    return false;
+          k, input, {&f}, {seed}, [](AccPtr g, const Names&) { return g; }, r, "rows", false,
+          [&](int64_t n) { return scan ? order.scan_chunked(n) : order.fold_chunked(n); }))
+    return false; // one rank, a small row, or too short to be chunked: whole
   if (r.failed) {
     after_failure(k, false);
     out.decided = true;
     return false;
   }
-  const ReductionOrder& order = s_.options.order;
-  if (!(scan ? order.scan_chunked(r.n) : order.fold_chunked(r.n))) return false;
   int64_t n = out.n = r.n;
   out.have = chunk_aligned(n, scan ? order.scan_chunk : order.fold_chunk, from_end);
   // Fetched as elements, then put in the reduction's order.

@@ -106,11 +106,9 @@ bool RankRunner::condition(const Kernel& k, const kn::Branch& b) {
 void RankRunner::compute(const Kernel& k) {
   uint64_t sent = comm_.sent_bytes(), received = comm_.received_bytes();
   gathered_.clear();
+  requested_.clear();
   bool done = false;
-  const auto* generate = std::get_if<kn::Generate>(&k.body);
-  if (generate && gather_exchange(k, generate->body)) {
-    done = true;
-  } else if (const Delayed* d = rows_input(k)) {
+  if (const Delayed* d = rows_input(k)) {
     rows_kernel(k, *d);
     done = true;
   } else if (const auto* f = std::get_if<kn::Fold>(&k.body)) {
@@ -127,6 +125,9 @@ void RankRunner::compute(const Kernel& k) {
   if (!done) whole_kernel(k);
   KernelExchange& t = s_.traffic[k.id];
   t.plan = plan_;
+  if (!requested_.empty()) t.plan += " by request and reply of";
+  for (const std::string& n : requested_)
+    t.plan += " " + n;
   if (!gathered_.empty()) t.plan += " after gathering";
   for (const std::string& n : gathered_)
     t.plan += " " + n;
@@ -310,20 +311,41 @@ void RankRunner::run_checks(const Kernel& k, const Delayed& d, const std::vector
 bool RankRunner::run_rows(const Kernel& k, const Delayed& d, const std::vector<const Lambda*>& fns,
                           const std::vector<ExpPtr>& exps,
                           const std::function<AccPtr(AccPtr, const Names&)>& body, RowsRun& out,
-                          const std::string& key, const Extra& aligned) {
+                          const std::string& key, bool reads_alone,
+                          const std::function<bool(int64_t)>& worth) {
   std::vector<ArrayId> reads = array_reads(g_, k);
   Names blocks = gather_for(reads, checks_need(d, held_blocks(reads)));
   Index shape = agreed(comm_, [&] {
     run_checks(k, d, reads, blocks);
     return index_value(eval(k, "shape", d.shape, reads, blocks));
   });
-  if (comm_.size() == 1 || bytes_of(d.type.elem(), shape) < size_t(s_.mpi.min_block_bytes))
+  if (comm_.size() == 1 || bytes_of(d.type.elem(), shape) < size_t(s_.mpi.min_block_bytes) ||
+      (worth && !worth(shape[0])))
     return false;
   out.n = shape[0];
   out.shape = Shape(shape.begin(), shape.end());
+  // The reads at computed indices that every element makes, by request and
+  // reply (read_requests.cpp); then the element reads them where it is.
+  Requested got;
+  if (!request_reads(k, d, fns, exps, out, key, got)) {
+    out.failed = true;
+    return true;
+  }
+  if (got.alone && reads_alone) {
+    out.results = {got.fetched[0].second};
+    return true;
+  }
+  rows_local(k, got.sites.empty() ? d : got.element, fns, exps, body, out, key, got.fetched);
+  return true;
+}
+
+Names RankRunner::rows_need(const Kernel& k, const Delayed& d,
+                            const std::vector<const Lambda*>& fns, const std::vector<ExpPtr>& exps,
+                            int64_t n) const {
   // The arrays its functions read other than at the element's own row, and
   // the blocks of another number of rows that the element reads, come whole.
-  blocks = held_blocks(reads);
+  std::vector<ArrayId> reads = array_reads(g_, k);
+  Names blocks = held_blocks(reads);
   Names need = needs_whole(d.elem, blocks, aligned_index(d));
   auto add = [&](const Names& more) { need.insert(more.begin(), more.end()); };
   for (const Lambda* f : fns)
@@ -334,14 +356,23 @@ bool RankRunner::run_rows(const Kernel& k, const Delayed& d, const std::vector<c
   // rank reads all (of one row, foldseg_carries.cpp fetches what it needs).
   if (const auto* fs = std::get_if<kn::FoldSeg>(&k.body); fs && fs->input.type.rank() >= 2)
     if (blocks.count(name(fs->segs))) add({name(fs->segs)});
-  Names other_rows; // blocks of another number of rows: their rows are not this rank's
+  // Blocks of another number of rows: their rows are not this rank's (their
+  // shapes and sizes are parameters).
+  Names other_rows;
   for (ArrayId id : reads)
-    if (vals_.at(id).block && vals_.at(id).global[0] != out.n) other_rows.insert(name(id));
-  add(uses(d.elem, other_rows));
-  blocks = gather_for(reads, need);
+    if (vals_.at(id).block && vals_.at(id).global[0] != n) other_rows.insert(name(id));
+  add(needs_whole(d.elem, other_rows));
+  return need;
+}
 
+void RankRunner::rows_local(const Kernel& k, const Delayed& d,
+                            const std::vector<const Lambda*>& fns, const std::vector<ExpPtr>& exps,
+                            const std::function<AccPtr(AccPtr, const Names&)>& body, RowsRun& out,
+                            const std::string& key, const Extra& aligned) {
+  std::vector<ArrayId> reads = array_reads(g_, k);
+  Names blocks = gather_for(reads, rows_need(k, d, fns, exps, out.n));
   Rows rows = block_rows(out.n, comm_.size(), comm_.rank());
-  Shape local = shape;
+  Shape local = out.shape;
   local[0] = rows.count();
   Extra extra = {{kLoParam, i64_array(rows.lo)}, {kShapeParam, index_array(local)}};
   extra.insert(extra.end(), aligned.begin(), aligned.end());
@@ -354,7 +385,6 @@ bool RankRunner::run_rows(const Kernel& k, const Delayed& d, const std::vector<c
       return body(make_acc(ac::Generate{sh, rows_elem(d, elem_blocks)}), blocks);
     });
   });
-  return true;
 }
 
 void RankRunner::rows_kernel(const Kernel& k, const Delayed& d) {
@@ -386,7 +416,7 @@ void RankRunner::rows_kernel(const Kernel& k, const Delayed& d) {
               ac::FoldSeg{localize(fs->f, blocks), localize(fs->seed, blocks), g, ref(fs->segs)});
         return g;
       },
-      r);
+      r, "rows", std::holds_alternative<kn::Generate>(k.body));
   if (!ran) return whole_kernel(k);
   if (r.failed) return after_failure(k, false);
   plan_ = "rows";

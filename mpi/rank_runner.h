@@ -6,7 +6,8 @@
 // passed along the ranks (foldseg_carries.cpp), stencils with halos (stencil_halo.cpp),
 // permutes combined in order along the ranks (permute_in_order.cpp) or at
 // the ranks that hold their targets (permute_at_owners.cpp),
-// gathers by request and reply (gather_exchange.cpp).
+// and, within every plan that computes rows, reads at computed indices by
+// request and reply (read_requests.cpp).
 #pragma once
 
 #include <functional>
@@ -65,9 +66,10 @@ private:
   const KernelGraph& g_;
   Comm& comm_;
   std::map<ArrayId, Held> vals_;
-  std::map<ArrayId, Array> whole_;    // gathered copies of arrays held in blocks
-  std::string plan_;                  // how the kernel in compute() ran
-  std::vector<std::string> gathered_; // the arrays it gathered
+  std::map<ArrayId, Array> whole_;     // gathered copies of arrays held in blocks
+  std::string plan_;                   // how the kernel in compute() ran
+  std::vector<std::string> gathered_;  // the arrays it gathered
+  std::vector<std::string> requested_; // the arrays it read by request and reply
 
   const std::string& name(ArrayId id) const { return g_.arrays[size_t(id)].name; }
   Held hold(const Array& a) const;
@@ -123,12 +125,38 @@ private:
     std::vector<Array> results;
     bool failed = false; // on some rank
   };
-  // `aligned`: more arrays of this rank's rows, which the element reads at
-  // its own index only.
+  // Reads at computed indices that every element makes are fetched by
+  // request and reply first (read_requests.cpp); with `reads_alone`, an
+  // element that is one such read alone is its replies (`body` is then the
+  // identity); `worth(n)` false (n: the rows of the output) runs the kernel
+  // whole instead, before anything moves.
   bool run_rows(const Kernel& k, const Delayed& d, const std::vector<const Lambda*>& fns,
                 const std::vector<ExpPtr>& exps,
                 const std::function<AccPtr(AccPtr gen, const Names& blocks)>& body, RowsRun& out,
-                const std::string& key = "rows", const Extra& aligned = {});
+                const std::string& key = "rows", bool reads_alone = false,
+                const std::function<bool(int64_t n)>& worth = {});
+  // The arrays run_rows gathers for `d`'s rows (of n in all) and `fns`, `exps`.
+  Names rows_need(const Kernel& k, const Delayed& d, const std::vector<const Lambda*>& fns,
+                  const std::vector<ExpPtr>& exps, int64_t n) const;
+  // The second half of run_rows: gathers what `d` needs and runs this rank's
+  // rows (out.n, out.shape set); `aligned`: more arrays of this rank's rows,
+  // which the element reads at its own index only.
+  void rows_local(const Kernel& k, const Delayed& d, const std::vector<const Lambda*>& fns,
+                  const std::vector<ExpPtr>& exps,
+                  const std::function<AccPtr(AccPtr gen, const Names& blocks)>& body, RowsRun& out,
+                  const std::string& key, const Extra& aligned);
+  // The reads of `d` fetched by request and reply (read_requests.cpp).
+  struct Requested {
+    std::vector<std::string> sites; // the array each site reads
+    Delayed element;                // d, each site a read of its replies
+    Extra fetched;                  // the replies: an array of this rank's rows per site
+    bool alone = false;             // the element is one site alone
+  };
+  // False when some rank failed (an index out of range, an error computing
+  // the indices): the whole kernel decides.
+  bool request_reads(const Kernel& k, const Delayed& d, const std::vector<const Lambda*>& fns,
+                     const std::vector<ExpPtr>& exps, const RowsRun& rows, const std::string& key,
+                     Requested& got);
   void rows_kernel(const Kernel& k, const Delayed& d);
   void whole_kernel(const Kernel& k);
   // Runs the whole kernel after some rank's rows failed: raises the error one
@@ -160,7 +188,6 @@ private:
   bool permute_in_order(const Kernel& k, const kn::Permute& p);
   bool permute_at_owners(const Kernel& k, const kn::Permute& p, const RowsRun& pairs,
                          const Index& out_shape);
-  bool gather_exchange(const Kernel& k, const Delayed& d);
 
   AccPtr ref(ArrayId id) const;
   AccPtr whole_body(const Kernel& k) const;

@@ -1,25 +1,26 @@
 // Reads of arrays held in blocks at computed indices, by request and reply
 // instead of gathering the whole arrays (docs/mpi.md, "Reads at computed
-// indices"): an unfused backpermute or gather, and such reads inside a
-// larger element expression (a backpermute fused into a map, a lookup):
+// indices"), for every plan that computes rows (run_rows): an unfused
+// backpermute or gather, and such reads inside larger element expressions
+// (a backpermute fused into a map or a fold's input, a lookup):
 //  1. the *sites* are the reads (! A index) of an array A held in blocks,
 //     not at the element's own index, that every element evaluates (not in
 //     an `if`'s branch, the second operand of `and`/`or`, a `while` or a
-//     function), whose index reads no element of A and names no variable
-//     bound inside the element but by its outermost `let`s;
-//  2. every rank computes each site's index for its rows of the output (the
-//     rows plan over the indices, each under the outermost `let` bindings
-//     it depends on);
+//     function), whose index reads no element of A;
+//  2. every rank computes each site's index for its rows (the rows plan
+//     over the indices, each under the `let` bindings around it that it
+//     depends on);
 //  3. it sends each index to the rank that holds that row, which replies
 //     with the element's bytes: two all-to-all exchanges moving 8 bytes per
 //     index component and the element itself, only between the ranks
 //     concerned;
-//  4. each site becomes a read of the replies at the element's own index,
-//     and the rows plan computes the element (an element that is one read
-//     alone is the replies themselves).
-// An array the kernel needs whole elsewhere is not fetched: its reads are
-// served by the gathered copy. An index out of range makes the whole
-// kernel decide the error, as on one machine (after_failure).
+//  4. run_rows computes the element with each site read from the replies at
+//     the element's own index (a generate whose element is one site alone
+//     is its replies).
+// An array the kernel needs whole elsewhere is not requested: its reads are
+// served by the gathered copy. An index out of range, or an error computing
+// the indices, makes the whole kernel decide the error, as on one machine.
+#include <algorithm>
 #include <cstring>
 
 #include "core/ir_walk.h"
@@ -165,52 +166,47 @@ private:
 
 } // namespace
 
-bool RankRunner::gather_exchange(const Kernel& k, const Delayed& d) {
-  if (comm_.size() == 1 || d.type.rank() < 1) return false;
+bool RankRunner::request_reads(const Kernel& k, const Delayed& d,
+                               const std::vector<const Lambda*>& fns,
+                               const std::vector<ExpPtr>& exps, const RowsRun& rows,
+                               const std::string& key, Requested& got) {
   std::vector<ArrayId> reads = array_reads(g_, k);
   const std::string& own = d.elem.params.at(0).name;
   Names fetchable;
   for (ArrayId id : reads)
     if (vals_.at(id).block && !whole_.count(id)) fetchable.insert(name(id));
-  // 1. The sites, over the arrays no other part of the element (or an
-  // index) needs whole.
+  // 1. The sites, over the arrays that neither the element with its sites
+  // read from the replies nor the sites' indices need whole.
+  Delayed where = d; // the indices, one per site
   std::vector<SiteFinder::Site> sites;
-  bool alone = false;
-  Lambda element = d.elem;
   for (;;) {
+    if (fetchable.empty()) return true;
     SiteFinder find(fetchable);
-    bool one_read = false;
-    ExpPtr body = find.element(d.elem.body, own, one_read);
-    if (find.sites.empty()) return false;
-    Names held = held_blocks(reads), whole;
-    auto add = [&](const Names& n) { whole.insert(n.begin(), n.end()); };
-    add(needs_whole(body, held, own));
+    got.element = d;
+    bool alone = false;
+    ExpPtr body = find.element(d.elem.body, own, alone);
+    if (find.sites.empty()) return true;
+    got.element.elem.body = make_exp(
+        ex::Let{{ex::Binding{kOwn, make_exp(ex::Var{own}), d.elem.loc}}, body}, d.elem.loc);
+    std::vector<ExpPtr> indices;
     for (const SiteFinder::Site& s : find.sites)
-      add(needs_whole(s.index, held, own));
-    Names unfetchable;
-    for (const std::string& a : whole)
-      if (fetchable.erase(a)) unfetchable.insert(a);
-    if (!unfetchable.empty()) continue;
+      indices.push_back(s.index);
+    where.elem.body = indices.size() == 1 ? indices[0] : make_exp(ex::Tuple{indices});
+    Names need = rows_need(k, got.element, fns, exps, rows.n);
+    for (const std::string& a : rows_need(k, where, {}, {}, rows.n))
+      need.insert(a);
+    bool dropped = false;
+    for (const std::string& a : need)
+      dropped = fetchable.erase(a) > 0 || dropped;
+    if (dropped) continue;
     sites = std::move(find.sites);
-    alone = one_read; // its replies are the result
-    element.body = make_exp(ex::Let{{ex::Binding{kOwn, make_exp(ex::Var{own}), d.elem.loc}}, body},
-                            d.elem.loc);
+    got.alone = alone;
     break;
   }
   // 2. The index each of this rank's elements reads at each site.
-  Delayed where = d;
-  std::vector<ExpPtr> indices;
-  for (const SiteFinder::Site& s : sites)
-    indices.push_back(s.index);
-  where.elem.body = indices.size() == 1 ? indices[0] : make_exp(ex::Tuple{indices});
-  RowsRun r;
-  if (!run_rows(
-          k, where, {}, {}, [](AccPtr g, const Names&) { return g; }, r, "request indices"))
-    return false;
-  if (r.failed) {
-    after_failure(k, false);
-    return true;
-  }
+  RowsRun r = rows;
+  rows_local(k, where, {}, {}, [](AccPtr g, const Names&) { return g; }, r, key + " indices", {});
+  if (r.failed) return false;
   // 3. Requests to the ranks that hold the rows, in element order, site
   // after site: to rank s, for each site, the offsets in s's block (after
   // their count, when there are several sites).
@@ -260,8 +256,31 @@ bool RankRunner::gather_exchange(const Kernel& k, const Delayed& d) {
   }
   if (failed_anywhere(comm_, [&] {
         if (out_of_range) throw Error(ErrorKind::Bounds, "an index out of range");
-      })) {
-    after_failure(k, false);
+      }))
+    return false;
+  // Requests only where they move fewer bytes in all than gathering the
+  // arrays would (every rank's block to every other): a request costs its
+  // index and the element, so gathering is cheaper when most reads are of
+  // other ranks' rows and P is small.
+  uint64_t mine = 0, gathering = 0;
+  Names counted;
+  for (const Fetch& f : fetch) {
+    for (int s = 0; s < ranks; ++s)
+      if (s != comm_.rank())
+        mine += f.asked[size_t(s)].size() * (8 * f.src->global.size() + f.element);
+    const SiteFinder::Site& site = sites[size_t(&f - fetch.data())];
+    if (counted.insert(site.array).second)
+      gathering += uint64_t(ranks - 1) * bytes_of(f.src->local.elem_type(), f.src->global);
+  }
+  uint64_t requesting = 0;
+  for (const Bytes& b : comm_.allgather(Bytes(reinterpret_cast<const std::byte*>(&mine),
+                                              reinterpret_cast<const std::byte*>(&mine + 1)))) {
+    uint64_t v;
+    std::memcpy(&v, b.data(), sizeof v);
+    requesting += v;
+  }
+  if (requesting > gathering) {
+    got = Requested{};
     return true;
   }
   auto append = [](Bytes& b, const void* p, size_t n) {
@@ -297,9 +316,8 @@ bool RankRunner::gather_exchange(const Kernel& k, const Delayed& d) {
       }
     }
   }
-  std::vector<Bytes> got = comm_.alltoall(std::move(replies));
+  std::vector<Bytes> replied = comm_.alltoall(std::move(replies));
   Shape local = at.shape();
-  Extra fetched;
   bool failed = failed_anywhere(comm_, [&] {
     std::vector<size_t> read(size_t(ranks), 0); // bytes of got[s] taken by earlier sites
     for (size_t c = 0; c < fetch.size(); ++c) {
@@ -308,44 +326,22 @@ bool RankRunner::gather_exchange(const Kernel& k, const Delayed& d) {
       for (int64_t e = 0; e < count; ++e) {
         auto [owner, pos] = f.from[size_t(e)];
         const std::byte* p =
-            got[size_t(owner)].data() + read[size_t(owner)] + size_t(pos) * f.element;
+            replied[size_t(owner)].data() + read[size_t(owner)] + size_t(pos) * f.element;
         for (size_t l = 0; l < f.leaf.size(); p += f.leaf[l], ++l)
           std::memcpy(out.leaf(l).data() + size_t(e) * f.leaf[l], p, f.leaf[l]);
       }
       for (int s = 0; s < ranks; ++s)
         read[size_t(s)] += f.asked[size_t(s)].size() * f.element;
-      fetched.emplace_back(fetched_name(c), out);
+      got.fetched.emplace_back(fetched_name(c), out);
     }
   });
-  if (failed) {
-    after_failure(k, false);
-    return true;
-  }
-  plan_ = "rows by request and reply";
-  Shape global = local;
-  global[0] = r.n;
-  if (alone) {
-    set(k.outputs[0], Held{fetched[0].second, true, global});
-    return true;
-  }
-  // 4. The element, each site read from the replies at the element's own index.
-  Delayed computed = d;
-  computed.elem = element;
-  RowsRun out;
-  if (!run_rows(
-          k, computed, {}, {}, [](AccPtr g, const Names&) { return g; }, out, "rows after requests",
-          fetched)) {
-    whole_kernel(k);
-    return true;
-  }
-  if (out.failed) {
-    after_failure(k, false);
-    return true;
-  }
-  for (size_t i = 0; i < k.outputs.size(); ++i) {
-    Shape g = out.results[i].shape();
-    g[0] = out.n;
-    set(k.outputs[i], Held{out.results[i], true, g});
+  if (failed) return false;
+  for (const SiteFinder::Site& s : sites) {
+    got.sites.push_back(s.array);
+    const ManifestArray& m = g_.arrays[size_t(g_.id_of(s.array))];
+    std::string shown = m.source_name.empty() ? m.name : m.source_name;
+    if (std::find(requested_.begin(), requested_.end(), shown) == requested_.end())
+      requested_.push_back(shown);
   }
   return true;
 }
