@@ -264,12 +264,12 @@ bool RankRunner::request_reads(const Kernel& k, const Delayed& d,
   // other ranks' rows and P is small.
   uint64_t mine = 0, gathering = 0;
   Names counted;
-  for (const Fetch& f : fetch) {
+  for (size_t c = 0; c < fetch.size(); ++c) {
+    const Fetch& f = fetch[c];
     for (int s = 0; s < ranks; ++s)
       if (s != comm_.rank())
         mine += f.asked[size_t(s)].size() * (8 * f.src->global.size() + f.element);
-    const SiteFinder::Site& site = sites[size_t(&f - fetch.data())];
-    if (counted.insert(site.array).second)
+    if (counted.insert(sites[c].array).second)
       gathering += uint64_t(ranks - 1) * bytes_of(f.src->local.elem_type(), f.src->global);
   }
   uint64_t requesting = 0;
