@@ -486,14 +486,29 @@ TEST(MpiEngine, ReadsAtComputedIndicesInsideLargerElementsAreFetched) {
       {"(permute + (fill (ix 7) 0.0) (lambda (i) (ix (rem (proj 0 i) 7)))"
        "  (backpermute (shape idx) (lambda (i) (ix (! idx i))) xs))",
        "permute in order along the ranks by request and reply of xs", 101, 1},
-      // Reads not every element makes (an `if`'s branch; `and`'s second
-      // operand, never run here, out of range if it were), and a read whose
-      // index reads the same array: gathered.
+      // Reads not every element makes: requested by those that make them
+      // (an `if`'s branch; `and`'s second operand, never run here and out of
+      // range if it were; `or`'s; a read out of range where its branch is
+      // not taken; nested branches with a binding between them; a shift
+      // with a boundary test, whose reads are nearly all of the rank's own
+      // rows).
       {"(generate (ix 50) (lambda (i) (if (> (proj 0 i) 10) (! xs (ix (* 2 (proj 0 i)))) 0.0)))",
-       "rows after gathering xs"},
+       "rows by request and reply of xs", 50, 1},
       {"(generate (ix 50) (lambda (i) (and (> (proj 0 i) 100) (> (! xs (ix (* 5 (proj 0 i))))"
        " 0.0))))",
-       "rows after gathering xs"},
+       "rows by request and reply of xs", 50, 1},
+      {"(generate (ix 50) (lambda (i) (or (< (proj 0 i) 10) (> (! xs (ix (* 3 (proj 0 i))))"
+       " 0.0))))",
+       "rows by request and reply of xs", 50, 1},
+      {"(generate (ix 50) (lambda (i) (if (< (proj 0 i) 20) (! xs (ix (* 52 (proj 0 i)))) 0.0)))",
+       "rows by request and reply of xs", 50, 1},
+      {"(generate (ix 50) (lambda (i) (if (> (proj 0 i) 5)"
+       "  (let ((k (- 1000 (proj 0 i)))) (if (< k 998) (* 2.0 (! xs (ix k))) 1.0)) 2.0)))",
+       "rows by request and reply of xs", 50, 1},
+      {"(generate (shape xs) (lambda (i)"
+       "  (if (> (proj 0 i) 0) (- (! xs i) (! xs (ix (- (proj 0 i) 1)))) 0.0)))",
+       "rows by request and reply of xs", 1001, 1},
+      // A read whose index reads the same array: gathered.
       {"(generate (ix 50) (lambda (i)"
        "  (! xs (ix (rem (cast i64 (abs (! xs (ix (* 2 (proj 0 i)))))) 101)))))",
        "rows after gathering xs"},
@@ -523,9 +538,14 @@ TEST(MpiEngine, ReadsAtComputedIndicesInsideLargerElementsAreFetched) {
             << c.body << " on " << ranks << " ranks, rank " << d;
       }
     }
-    // A read out of range inside a larger expression: the interpreter's error.
+    // A read out of range inside a larger expression, and in a branch taken:
+    // the interpreter's error.
     check_on(ranks,
              params + "(generate (ix 50) (lambda (i) (+ 1.0 (! xs (ix (* 3 (proj 0 i))))))))", in);
+    check_on(ranks,
+             params + "(generate (ix 50) (lambda (i)"
+                      "  (if (> (proj 0 i) 45) (! xs (ix (* 30 (proj 0 i)))) 0.0))))",
+             in);
   }
 }
 
