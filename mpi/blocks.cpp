@@ -147,4 +147,15 @@ Array view_as(const Array& a, const Shape& shape) {
   return Array::from_leaves(a.elem_type(), shape, std::move(leaves));
 }
 
+Bytes pack_i64s(const std::vector<int64_t>& v) {
+  const auto* p = reinterpret_cast<const std::byte*>(v.data());
+  return Bytes(p, p + v.size() * sizeof(int64_t));
+}
+
+std::vector<int64_t> unpack_i64s(const Bytes& b) {
+  std::vector<int64_t> v(b.size() / sizeof(int64_t));
+  std::memcpy(v.data(), b.data(), v.size() * sizeof(int64_t));
+  return v;
+}
+
 } // namespace strata::mpi

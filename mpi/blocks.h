@@ -38,6 +38,9 @@ Array row_block(const Array& full, Rows r);
 // The leaves' bytes, one after the other, and back.
 Bytes pack(const Array& a);
 Array unpack(const Type& elem, const Shape& shape, const Bytes& b);
+// 64-bit integers as bytes, and back.
+Bytes pack_i64s(const std::vector<int64_t>& v);
+std::vector<int64_t> unpack_i64s(const Bytes& b);
 // The array of `global` shape whose rows rank s holds in parts[s] (pack of
 // its block of block_rows(global[0], parts.size(), s)).
 Array assemble(const Type& elem, const Shape& global, const std::vector<Bytes>& parts);

@@ -28,7 +28,6 @@
 // Lengths that do not fit the row, and an error on any rank, make the whole
 // kernel decide the error, as on one machine.
 #include <algorithm>
-#include <cstring>
 #include <optional>
 
 #include "mpi/agree.h"
@@ -46,17 +45,6 @@ Array i64s(const std::vector<int64_t>& v) {
   for (size_t i = 0; i < v.size(); ++i)
     a.write(0, int64_t(i), Scalar::make<int64_t>(v[i]));
   return a;
-}
-
-Bytes bytes_of_i64s(const std::vector<int64_t>& v) {
-  const auto* p = reinterpret_cast<const std::byte*>(v.data());
-  return Bytes(p, p + v.size() * sizeof(int64_t));
-}
-
-std::vector<int64_t> i64s_of(const Bytes& b, size_t from = 0) {
-  std::vector<int64_t> v((b.size() - from) / sizeof(int64_t));
-  std::memcpy(v.data(), b.data() + from, v.size() * sizeof(int64_t));
-  return v;
 }
 
 // The segments a rank needs to fold its rows [lo, hi): those that overlap
@@ -155,10 +143,10 @@ std::optional<Window> window_from_blocks(Comm& comm, const Held& lengths, int64_
     int64_t l = lengths.local.read(0, s).get<int64_t>();
     fits = l >= 0 && !__builtin_add_overflow(start[size_t(s)], l, &start[size_t(s) + 1]);
   }
-  std::vector<Bytes> sums = comm.allgather(bytes_of_i64s({fits ? start.back() : -1}));
+  std::vector<Bytes> sums = comm.allgather(pack_i64s({fits ? start.back() : -1}));
   int64_t base = 0, total = 0;
   for (int r = 0; r < ranks; ++r) {
-    int64_t v = i64s_of(sums[size_t(r)])[0];
+    int64_t v = unpack_i64s(sums[size_t(r)])[0];
     if (v < 0 || __builtin_add_overflow(total, v, &total)) return std::nullopt;
     if (r == me) base = total - v;
   }
@@ -171,13 +159,13 @@ std::optional<Window> window_from_blocks(Comm& comm, const Held& lengths, int64_
     if (r.count() == 0) continue;
     std::vector<int64_t> msg = {mine.lo + r.lo};
     msg.insert(msg.end(), start.begin() + r.lo, start.begin() + r.hi + 1);
-    out[size_t(d)] = bytes_of_i64s(msg);
+    out[size_t(d)] = pack_i64s(msg);
   }
   Window w;
   bool any = false;
   for (const Bytes& b : comm.alltoall(std::move(out))) {
     if (b.empty()) continue;
-    std::vector<int64_t> msg = i64s_of(b);
+    std::vector<int64_t> msg = unpack_i64s(b);
     if (!any) w = Window{msg[0], {msg[1]}};
     any = true;
     w.start.insert(w.start.end(), msg.begin() + 2, msg.end());
@@ -311,9 +299,9 @@ bool RankRunner::foldseg_carries(const Kernel& k, const kn::FoldSeg& fs) {
   // Which segments each rank made: one range per rank to every rank.
   std::vector<Rows> have, want;
   bool in_blocks = held_in_blocks(elem, Shape{segments}, ranks, s_.mpi.min_block_bytes);
-  std::vector<Bytes> made_by = comm_.allgather(bytes_of_i64s({mine.made.lo, mine.made.hi}));
+  std::vector<Bytes> made_by = comm_.allgather(pack_i64s({mine.made.lo, mine.made.hi}));
   for (int d = 0; d < ranks; ++d) {
-    std::vector<int64_t> m = i64s_of(made_by[size_t(d)]);
+    std::vector<int64_t> m = unpack_i64s(made_by[size_t(d)]);
     have.push_back(Rows{m[0], m[1]});
     want.push_back(in_blocks ? block_rows(segments, ranks, d) : Rows{0, segments});
   }

@@ -158,8 +158,7 @@ void RankRunner::gather(const std::vector<ArrayId>& ids) {
     const Held& h = vals_.at(id);
     if (!h.block || whole_.count(id)) continue;
     std::vector<Bytes> parts = comm_.allgather(pack(h.local));
-    const ManifestArray& m = g_.arrays[size_t(id)];
-    gathered_.push_back(m.source_name.empty() ? m.name : m.source_name);
+    gathered_.push_back(shown(id));
     whole_[id] = agreed(comm_, [&] { return assemble(h.local.elem_type(), h.global, parts); });
   }
 }
@@ -324,8 +323,8 @@ bool RankRunner::run_rows(const Kernel& k, const Delayed& d, const std::vector<c
     return false;
   out.n = shape[0];
   out.shape = Shape(shape.begin(), shape.end());
-  // The reads at computed indices that every element makes, by request and
-  // reply (read_requests.cpp); then the element reads them where it is.
+  // The reads at computed indices (sites), by request and reply
+  // (read_requests.cpp); then the element reads the replies where it is.
   Requested got;
   if (!request_reads(k, d, fns, exps, out, key, got)) {
     out.failed = true;
@@ -335,7 +334,7 @@ bool RankRunner::run_rows(const Kernel& k, const Delayed& d, const std::vector<c
     out.results = {got.fetched[0].second};
     return true;
   }
-  rows_local(k, got.sites.empty() ? d : got.element, fns, exps, body, out, key, got.fetched);
+  rows_local(k, got.fetched.empty() ? d : got.element, fns, exps, body, out, key, got.fetched);
   return true;
 }
 

@@ -72,6 +72,11 @@ private:
   std::vector<std::string> requested_; // the arrays it read by request and reply
 
   const std::string& name(ArrayId id) const { return g_.arrays[size_t(id)].name; }
+  // The name a plan shows: the program's, where fusion renamed the array.
+  const std::string& shown(ArrayId id) const {
+    const ManifestArray& m = g_.arrays[size_t(id)];
+    return m.source_name.empty() ? m.name : m.source_name;
+  }
   Held hold(const Array& a) const;
   // The whole array: held whole, or gathered before (gather()).
   const Array& whole(ArrayId id) const;
@@ -125,8 +130,8 @@ private:
     std::vector<Array> results;
     bool failed = false; // on some rank
   };
-  // Reads at computed indices that every element makes are fetched by
-  // request and reply first (read_requests.cpp); with `reads_alone`, an
+  // Reads at computed indices (sites) are fetched by request and reply
+  // first (read_requests.cpp); with `reads_alone`, an
   // element that is one such read alone is its replies (`body` is then the
   // identity); `worth(n)` false (n: the rows of the output) runs the kernel
   // whole instead, before anything moves.
@@ -147,10 +152,9 @@ private:
                   const std::string& key, const Extra& aligned);
   // The reads of `d` fetched by request and reply (read_requests.cpp).
   struct Requested {
-    std::vector<std::string> sites; // the array each site reads
-    Delayed element;                // d, each site a read of its replies
-    Extra fetched;                  // the replies: an array of this rank's rows per site
-    bool alone = false;             // the element is one site alone
+    Delayed element;    // d, each site a read of its replies (with `fetched`)
+    Extra fetched;      // the replies: an array of this rank's rows per site; none: no requests
+    bool alone = false; // the element is one site alone
   };
   // False when some rank failed (an index out of range, an error computing
   // the indices): the whole kernel decides.

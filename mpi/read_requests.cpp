@@ -277,8 +277,7 @@ bool RankRunner::request_reads(const Kernel& k, const Delayed& d,
   bool out_of_range = false;
   for (const SiteFinder::Site& s : sites) {
     Fetch f;
-    for (ArrayId id : reads)
-      if (name(id) == s.array) f.src = &vals_.at(id);
+    f.src = &vals_.at(g_.id_of(s.array));
     const Shape& shape = f.src->global;
     f.first_leaf = leaf;
     leaf += 1 + shape.size();
@@ -326,12 +325,8 @@ bool RankRunner::request_reads(const Kernel& k, const Delayed& d,
       gathering += uint64_t(ranks - 1) * bytes_of(f.src->local.elem_type(), f.src->global);
   }
   uint64_t requesting = 0;
-  for (const Bytes& b : comm_.allgather(Bytes(reinterpret_cast<const std::byte*>(&mine),
-                                              reinterpret_cast<const std::byte*>(&mine + 1)))) {
-    uint64_t v;
-    std::memcpy(&v, b.data(), sizeof v);
-    requesting += v;
-  }
+  for (const Bytes& b : comm_.allgather(pack_i64s({int64_t(mine)})))
+    requesting += uint64_t(unpack_i64s(b)[0]);
   if (requesting > gathering) {
     got = Requested{};
     return true;
@@ -391,11 +386,9 @@ bool RankRunner::request_reads(const Kernel& k, const Delayed& d,
   });
   if (failed) return false;
   for (const SiteFinder::Site& s : sites) {
-    got.sites.push_back(s.array);
-    const ManifestArray& m = g_.arrays[size_t(g_.id_of(s.array))];
-    std::string shown = m.source_name.empty() ? m.name : m.source_name;
-    if (std::find(requested_.begin(), requested_.end(), shown) == requested_.end())
-      requested_.push_back(shown);
+    const std::string& a = shown(g_.id_of(s.array));
+    if (std::find(requested_.begin(), requested_.end(), a) == requested_.end())
+      requested_.push_back(a);
   }
   return true;
 }
