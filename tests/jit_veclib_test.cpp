@@ -97,6 +97,25 @@ TEST(JitVeclib, VectorVariantsOnlyWithLibmvec) {
     }
 }
 
+// A loop that calls a vector math function prefers 512-bit vectors on an
+// AVX-512 host (the target's tuning prefers 256 bits, which kept
+// blackscholes' price loop at the AVX2 variants, 8 x f32); elsewhere it
+// keeps the target's preference.
+TEST(JitVeclib, LoopsCallingTheLibraryRunTheWidestVariants) {
+  std::ifstream f(std::string(STRATA_SOURCE_DIR) + "/examples/blackscholes.strata");
+  std::stringstream text;
+  text << f.rdbuf();
+  std::string ir = optimised_ir_of(text.str(), true, jit::Veclib::Libmvec);
+  bool avx512 = has(jit::target_description(), "+avx512f");
+  EXPECT_EQ(has(ir, "call <16 x float> @_ZGVeN16v_expf("), avx512) << ir;
+  EXPECT_EQ(has(ir, "call <16 x float> @_ZGVeN16v_logf("), avx512) << ir;
+  EXPECT_EQ(has(ir, "\"prefer-vector-width\"=\"512\""), avx512) << ir;
+  EXPECT_FALSE(has(optimised_ir_of(text.str(), true, jit::Veclib::None), "prefer-vector-width"));
+  // A loop without such calls keeps the target's preference.
+  EXPECT_FALSE(has(optimised_ir_of(map_program("sqrt", "f32"), true, jit::Veclib::Libmvec),
+                   "prefer-vector-width"));
+}
+
 // The calls stay `nobuiltin` by default and, with libmvec, are still never
 // rewritten (pow(2, x) would become exp2(x)) nor folded on constants.
 TEST(JitVeclib, CallsAreNotRewritten) {
