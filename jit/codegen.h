@@ -27,7 +27,8 @@ struct KernelCode {
   std::map<const Exp*, int> closed;       // closed expressions: results into aux slots
   std::map<const Delayed*, int> generate; // a delayed array into its target array
   int main = -1;                          // fold rows, scan, foldseg, stencil, permute combine
-  int chunk = -1; // fold, scans: the total of one chunk of a long row (the lane tree)
+  int chunk = -1; // fold, scans: the total of one chunk of a long row (the lane tree);
+                  // permute: one chunk of the source combined into its bins
   int combine = -1, combine_swapped = -1; // aux[0..L) := f(aux[0..L), aux[L..2L)) (or swapped)
   int targets = -1;                       // permute: the target of every source element
   int edges = -1; // stencil of rank >= 1: the edge runs of [begin, end) (main: the interiors)

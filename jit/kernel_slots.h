@@ -61,6 +61,14 @@ struct Permute {
   static constexpr size_t count = 1;
 };
 
+// permute's chunk entry (an operation every order treats alike,
+// parallel::PermuteBins): a pointer to the bins source positions [begin, end)
+// combine into (as many elements as the result, of its type).
+struct PermuteBins {
+  static constexpr int bins(int rank) { return rank; }
+  static constexpr size_t count(int rank) { return size_t(rank) + 1; }
+};
+
 static_assert(sizeof(Slot) == 8, "a slot holds an i64, an f64 or a pointer");
 
 } // namespace strata::jit::slots

@@ -11,6 +11,7 @@
 #include "core/combiner.h"
 #include "core/semantics.h"
 #include "parallel/native_ops.h"
+#include "parallel/ranges.h"
 
 namespace strata::parallel {
 namespace {
@@ -31,31 +32,13 @@ struct Chunks {
 };
 
 template <class T, class O>
-void combine_op(O op, const T* src, const int64_t* target, int64_t n, T* out, int64_t m) {
-  Chunks chunks(n, m);
-  if (chunks.count == 1) { // exactly the source order
-    for (int64_t i = 0; i < n; ++i)
-      if (int64_t t = target[i]; t >= 0) out[t] = op(src[i], out[t]);
-    return;
-  }
-  // Integer and bool operations are associative and commutative with an
-  // identity: every grouping and order gives the same bits as the source order.
-  std::vector<std::unique_ptr<T[]>> acc(size_t(chunks.count)); // not vector<bool>
-  tbb::parallel_for(int64_t(0), chunks.count, [&](int64_t c) {
-    std::unique_ptr<T[]> a(new T[size_t(m)]);
-    std::fill(a.get(), a.get() + m, op.identity());
-    for (int64_t i = chunks.begin(c), e = chunks.end(c); i < e; ++i)
-      if (int64_t t = target[i]; t >= 0) a[size_t(t)] = op(src[i], a[size_t(t)]);
-    acc[size_t(c)] = std::move(a);
+void combine_op(O op, const T* src, const int64_t* target, int64_t n, PermuteBins& bins) {
+  parallel::parallel_ranges(n, bins.chunk_length(), [&](int64_t begin, int64_t end) {
+    T* a = static_cast<T*>(bins.bins(begin));
+    for (int64_t i = begin; i < end; ++i)
+      if (int64_t t = target[i]; t >= 0) a[t] = op(src[i], a[t]);
   });
-  tbb::parallel_for(tbb::blocked_range<int64_t>(0, m, 4096),
-                    [&](const tbb::blocked_range<int64_t>& r) {
-                      for (int64_t c = 0; c < chunks.count; ++c) {
-                        const T* a = acc[size_t(c)].get();
-                        for (int64_t t = r.begin(); t < r.end(); ++t)
-                          out[t] = op(a[t], out[t]);
-                      }
-                    });
+  bins.merge();
 }
 
 // `new` wins: each target gets its last source element.
@@ -119,13 +102,57 @@ void permute_native(const NativeCombine& c, const Array& src, const int64_t* tar
   case NativeCombine::Kind::TakeNew: return take_new(src, target, n, out);
   case NativeCombine::Kind::Op: break;
   }
+  PermuteBins bins(c, n, out);
+  dispatch_kind(c.type, [&](auto zero) {
+    using T = decltype(zero);
+    if constexpr (!std::is_floating_point_v<T>)
+      with_op<T>(c.op, [&](auto op) { combine_op<T>(op, src.leaf_data<T>(0), target, n, bins); });
+  });
+}
+
+// Integer and bool operations are associative and commutative with an
+// identity: every grouping and order gives the same bits as the source order.
+PermuteBins::PermuteBins(const NativeCombine& c, int64_t sources, Array& out) : c_(c), out_(out) {
+  Chunks chunks(sources, out.size());
+  length_ = chunks.length;
+  if (chunks.count == 1) return;
+  private_.resize(size_t(chunks.count));
   dispatch_kind(c.type, [&](auto zero) {
     using T = decltype(zero);
     if constexpr (!std::is_floating_point_v<T>)
       with_op<T>(c.op, [&](auto op) {
-        combine_op<T>(op, src.leaf_data<T>(0), target, n, out.leaf_data<T>(0), out.size());
+        tbb::parallel_for(int64_t(0), chunks.count, [&](int64_t k) {
+          auto bytes = std::make_unique<std::byte[]>(sizeof(T) * size_t(out.size()));
+          std::fill_n(reinterpret_cast<T*>(bytes.get()), out.size(), op.identity());
+          private_[size_t(k)] = std::move(bytes);
+        });
       });
   });
+}
+
+void* PermuteBins::bins(int64_t begin) {
+  if (private_.empty()) return out_.leaf(0).data();
+  return private_[size_t(begin / length_)].get();
+}
+
+void PermuteBins::merge() {
+  if (private_.empty()) return;
+  dispatch_kind(c_.type, [&](auto zero) {
+    using T = decltype(zero);
+    if constexpr (!std::is_floating_point_v<T>)
+      with_op<T>(c_.op, [&](auto op) {
+        T* out = out_.leaf_data<T>(0);
+        tbb::parallel_for(tbb::blocked_range<int64_t>(0, out_.size(), 4096),
+                          [&](const tbb::blocked_range<int64_t>& r) {
+                            for (const auto& bins : private_) {
+                              const T* a = reinterpret_cast<const T*>(bins.get());
+                              for (int64_t t = r.begin(); t < r.end(); ++t)
+                                out[t] = op(a[t], out[t]);
+                            }
+                          });
+      });
+  });
+  private_.clear();
 }
 
 } // namespace strata::parallel

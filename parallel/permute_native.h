@@ -59,4 +59,30 @@ constexpr int64_t kPermuteChunkPerTarget = 8;
 void permute_native(const NativeCombine& c, const Array& src, const int64_t* target, int64_t n,
                     Array& out);
 
+// The bins a permute with an operation (NativeCombine::Kind::Op) combines
+// its source positions [0, n) into, chunk by chunk: permute_native's own, and
+// the jit's, whose generated code computes each chunk's source values and
+// targets on the fly. The chunks are cut by sizes only (above); a source of
+// one chunk combines straight into the result (exactly the source order),
+// more each into private bins (as many elements as the result, of its type)
+// that start at the operation's identity, merged into the result in chunk
+// order by merge(). Bins of different chunks may be filled at the same time.
+class PermuteBins {
+public:
+  PermuteBins(const NativeCombine& c, int64_t sources, Array& out);
+  PermuteBins(const PermuteBins&) = delete;
+  PermuteBins& operator=(const PermuteBins&) = delete;
+  int64_t chunk_length() const { return length_; }
+  // The bins of the chunk that starts at source position `begin`.
+  void* bins(int64_t begin);
+  // out := op(bins of each chunk, out), chunk by chunk, in parallel over targets.
+  void merge();
+
+private:
+  NativeCombine c_;
+  Array& out_;
+  int64_t length_ = 1;
+  std::vector<std::unique_ptr<std::byte[]>> private_; // empty: one chunk, into out_
+};
+
 } // namespace strata::parallel

@@ -5,6 +5,9 @@
 // the interpreter's.
 #include <gtest/gtest.h>
 
+#include <functional>
+
+#include "core/error.h"
 #include "core/ir.h"
 #include "parallel/permute_native.h"
 #include "tbb/engine.h"
@@ -77,6 +80,57 @@ TEST(PermuteNative, RecognisedCombinersInParallelEqualTheInterpreter) {
   expect_as_interpreter(permute("(tuple i32 f32)", "new", "(tuple 0i32 0f32)", 150000, 1000,
                                 "(tuple (cast i32 k) (cast f32 k))"));
   expect_as_interpreter(permute("f32", "old", "2f32", 150000, 256, "(cast f32 k)"));
+}
+
+// The error of a program that must fail: its kind and headline (core/error.h).
+std::string error_of(const std::function<void()>& run) {
+  try {
+    run();
+  } catch (const Error& e) {
+    return std::to_string(int(e.kind())) + " " + e.headline(); // what differential tests compare
+  }
+  return "no error";
+}
+
+void expect_error_as_interpreter(const std::string& text) {
+  Program p = parse_and_check(text);
+  std::string want = error_of([&] { (void)interpret(p, {}); });
+  ASSERT_NE(want, "no error") << text;
+  for (const Engine* engine : cpu_engines())
+    for (bool fused : {true, false})
+      EXPECT_EQ(error_of([&] {
+                  (void)engine->compile(p, CompileOptions{fused, true})->run({});
+                }),
+                want)
+          << engine->name() << (fused ? " fused: " : " unfused: ") << text;
+}
+
+// Failing elements in large sources. The jit computes the source values and
+// targets of a recognised operation chunk by chunk, each element's value and
+// target together; on a failure it runs the ordered path, so the error is
+// still the interpreter's, which computes every source value before any
+// target: a value failing after an earlier target outside the result raises
+// the value's error.
+TEST(PermuteNative, ErrorsInLargeSourcesAreTheInterpreters) {
+  auto with_target = [](const std::string& target, const std::string& value) {
+    return "(program () (permute (lambda ((new i64) (old i64)) (+ new old)) (fill (ix 256) 0) "
+           "(lambda ((i (ix 1))) (let ((k (proj 0 i))) " +
+           target + ")) (generate (ix 150000) (lambda ((i (ix 1))) (let ((k (proj 0 i))) " + value +
+           ")))))";
+  };
+  const std::string in_range = "(ix (mod k 256))";
+  // A target outside the result, in the third chunk.
+  expect_error_as_interpreter(with_target("(if (== k 140000) (ix 256) (ix (mod k 256)))", "k"));
+  // A value that fails (division by zero), in the second chunk.
+  expect_error_as_interpreter(with_target(in_range, "(quot 1 (- k 70000))"));
+  // Both: the target fails first in source order, the value later.
+  expect_error_as_interpreter(
+      with_target("(if (== k 5) (ix 300) (ix (mod k 256)))", "(quot 1 (- k 140000))"));
+  // A value read outside an array, in the first chunk.
+  expect_error_as_interpreter(
+      "(program () (alet ((small (fill (ix 10) 1))) (permute (lambda ((new i64) (old i64)) (+ "
+      "new old)) (fill (ix 256) 0) (lambda ((i (ix 1))) (ix (mod (proj 0 i) 256))) (generate (ix "
+      "150000) (lambda ((i (ix 1))) (! small (ix (- 9 (proj 0 i)))))))))");
 }
 
 // Few sources into many targets: one chunk, the sequential loop.
