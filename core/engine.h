@@ -19,9 +19,20 @@
 
 namespace strata {
 
+// How an engine may compute the library functions `exp log sin cos tan pow`
+// (`--math`, docs/language.md "Pinned semantics"). Exact, the default: as
+// the interpreter does, by the C library's scalar functions, so every result
+// is bitwise the interpreter's. Fast: each such function's result may be up to
+// kFastMathUlps ULP from the interpreter's (a vector math library); the
+// executable then says so (Executable::math_ulps) and the oracle compares
+// under bounds. Engines without a faster library compute them exactly.
+enum class MathMode { Exact, Fast };
+constexpr int kFastMathUlps = 4;
+
 struct CompileOptions {
   bool fusion = true;  // engines without a fusion pass ignore it
   bool checked = true; // bounds and division checks (the interpreter always checks)
+  MathMode math = MathMode::Exact;
   // The association order fold, fold1 and the scans must run in
   // (core/reduction_order.h). Engines run the blocked order; tests and the
   // fuzzer also ask for small orders (ReductionOrder::small()) so that random

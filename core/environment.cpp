@@ -14,7 +14,8 @@ const std::vector<EnvironmentVariable>& environment_variables() {
        "compiled kernels each engine keeps in memory (default 1024)"},
       {"STRATA_MEMORY_CACHE_MB", "N", "their bytes, in MiB (default 256)"},
       {"STRATA_JIT_VECLIB", "none|libmvec",
-       "the vector math library the jit may call (default none: bitwise the interpreter's)"},
+       "libmvec: every jit compile uses fast math, as --math fast (default none: each "
+       "compile's --math)"},
       {"STRATA_JIT_PIPELINE", "O3", "the jit runs LLVM's O3 pipeline instead of its own"},
       {"STRATA_JIT_DUMP", "DIR",
        "the jit writes the LLVM IR of every kernel it compiles into DIR (made if missing)"},

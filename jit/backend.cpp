@@ -58,8 +58,9 @@ struct Backend {
       : jtmb(std::move(b)), pipeline(Pipeline::from_environment()),
         target(std::string("llvm ") + LLVM_VERSION_STRING + "; cpu " + jtmb.getCPU() +
                "; features " + jtmb.getFeatures().getString() + "; " + pipeline.description),
-        host(jtmb, pipeline.veclib), parts(jtmb),
-        disk("jit", cache::disk_options_from_environment()) {}
+        host(jtmb), parts(jtmb), disk("jit", cache::disk_options_from_environment()) {
+    if (pipeline.veclib == Veclib::Libmvec) host.load_libmvec(); // fails the first use
+  }
 
   static Backend& get() {
     static Backend* b = [] {
@@ -123,9 +124,9 @@ struct Backend {
   }
 
   // The optimised objects of a built kernel; the times go to `out`.
-  std::vector<std::vector<char>> compile(ModuleHandle& h, LoadedKernel& out) {
+  std::vector<std::vector<char>> compile(ModuleHandle& h, Veclib veclib, LoadedKernel& out) {
     PartsTimes times;
-    std::vector<std::vector<char>> objects = parts.compile(h, pipeline, times);
+    std::vector<std::vector<char>> objects = parts.compile(h, pipeline, veclib, times);
     out.optimise_ms += times.optimise_ms;
     out.emit_ms += times.emit_ms;
     out.llvm_ms += times.wall_ms;
@@ -143,14 +144,23 @@ Veclib active_veclib() {
   return Backend::get().pipeline.veclib;
 }
 
+Veclib veclib_for(MathMode math) {
+  return math == MathMode::Fast ? Veclib::Libmvec : active_veclib();
+}
+
+std::string target_description(Veclib veclib) {
+  return Backend::get().target + "; veclib " + (veclib == Veclib::Libmvec ? "libmvec" : "none");
+}
+
 std::string target_description() {
-  return Backend::get().target;
+  return target_description(active_veclib());
 }
 
 LoadedKernel load_kernel(const std::string& key, const KernelSource& source) {
   Backend& be = Backend::get();
   std::lock_guard lock(be.mutex);
   LoadedKernel out;
+  if (source.veclib == Veclib::Libmvec) be.host.load_libmvec(); // its objects call _ZGV...
   using Resident = std::shared_ptr<const ResidentCode>;
   cache::Tiers<Resident> tiers;
   tiers.memory = [&]() -> std::optional<Resident> {
@@ -183,7 +193,7 @@ LoadedKernel load_kernel(const std::string& key, const KernelSource& source) {
   };
   tiers.build = [&] {
     KernelCode code = be.build(source, out);
-    std::vector<std::vector<char>> compiled = be.compile(*code.module, out);
+    std::vector<std::vector<char>> compiled = be.compile(*code.module, source.veclib, out);
     code.module.reset();
     std::vector<std::span<const char>> objects(compiled.begin(), compiled.end());
     std::string meta = encode_kernel_meta(source.graph, source.kernel, code);
@@ -226,7 +236,8 @@ ColdCompile compile_uncached(KernelCode& code) {
   std::lock_guard lock(be.mutex);
   PartsTimes times;
   ColdCompile out;
-  for (const std::vector<char>& object : be.parts.compile(*code.module, be.pipeline, times))
+  for (const std::vector<char>& object :
+       be.parts.compile(*code.module, be.pipeline, be.pipeline.veclib, times))
     out.object_bytes += object.size();
   out.optimise_ms = times.optimise_ms;
   out.emit_ms = times.emit_ms;

@@ -12,19 +12,28 @@
 #include <string>
 #include <vector>
 
+#include "core/engine.h"
 #include "jit/abi.h"
 #include "jit/codegen.h"
 
 namespace strata::jit {
 
+// The vector math library the loop vectoriser may call (docs/jit.md "Vector
+// math library"): None, the default, keeps every `exp log sin ...` a scalar C
+// library call, bitwise the interpreter's; Libmvec (MathMode::Fast) lets it
+// call glibc's vector variants (_ZGV...), a few ULP away.
+enum class Veclib { None, Libmvec };
+
 // A kernel to load: kernel `kernel` of `graph` (temporary array `temp_id`),
 // and how to build its LLVM IR (generate_kernel_code with prefix
-// symbol_prefix(key)) when the caches do not have it.
+// symbol_prefix(key)) when the caches do not have it, to be optimised for
+// `veclib` (which its key names: target_description(veclib)).
 struct KernelSource {
   const KernelGraph& graph;
   const Kernel& kernel;
   int temp_id = -1;
   std::function<KernelCode()> build;
+  Veclib veclib = Veclib::None;
 };
 
 // A kernel's code loaded in the process's LLJIT: its own JITDylib (code and
@@ -57,18 +66,15 @@ struct LoadedKernel {
 // compiled (then stored in both). Thread-safe.
 LoadedKernel load_kernel(const std::string& key, const KernelSource& source);
 
-// The vector math library the loop vectoriser may call (docs/jit.md "Vector
-// math library"): None, the default, keeps every `exp log sin ...` a scalar C
-// library call, bitwise the interpreter's; Libmvec lets it call glibc's vector
-// variants (_ZGV...), a few ULP away.
-enum class Veclib { None, Libmvec };
-
 // The value of STRATA_JIT_VECLIB, read once when the backend starts: unset,
 // empty or "none" is None, "libmvec" is Libmvec; anything else is a usage
 // Error naming the accepted values.
 Veclib parse_veclib(const char* value);
-// The vector math library of this process's backend (STRATA_JIT_VECLIB).
+// The vector math library of this process's backend (STRATA_JIT_VECLIB):
+// Libmvec makes every compile use it, None leaves it to each compile's MathMode.
 Veclib active_veclib();
+// The vector math library of a compile asking for `math`.
+Veclib veclib_for(MathMode math);
 
 // The module of `code` after the pass pipeline every kernel goes through, as
 // LLVM IR text (tests check what the vectoriser did); nothing is loaded. The
@@ -93,7 +99,9 @@ ColdCompile compile_uncached(KernelCode& code);
 std::string symbol_prefix(const std::string& key);
 
 // What the generated code depends on besides the kernel: LLVM version, host
-// CPU name and features, pipeline options, vector math library (part of every key).
+// CPU name and features, pipeline options, vector math library (part of every
+// key); without an argument, of the backend's own (STRATA_JIT_VECLIB).
+std::string target_description(Veclib veclib);
 std::string target_description();
 
 // Counters (tests): kernels compiled by LLVM, loaded from disk, found in

@@ -28,7 +28,7 @@ public:
     for_each_kernel(graph_.body, [&](const Kernel& k) { max_id = std::max(max_id, k.id); });
     table_size_ = graph_.arrays.size() + size_t(max_id + 1);
     double codegen_ms = 0, optimise_ms = 0, emit_ms = 0, compile_ms = 0;
-    std::string target = target_description();
+    std::string target = target_description(veclib_);
     for_each_kernel(graph_.body, [&](const Kernel& k) {
       if (std::holds_alternative<kn::Loop>(k.body)) return;
       auto t0 = std::chrono::steady_clock::now();
@@ -37,11 +37,13 @@ public:
           kernel_key(kernel_text(graph_, k, temp, options_.order), options_.checked, target);
       // The IR is built only when neither cache has the kernel.
       LoadedKernel loaded = load_kernel(
-          key, KernelSource{graph_, k, temp, [&] {
+          key, KernelSource{graph_, k, temp,
+                            [&] {
                               return generate_kernel_code(
                                   graph_, k, CodegenOptions{options_.checked, temp, options_.order},
                                   symbol_prefix(key));
-                            }});
+                            },
+                            veclib_});
       CompiledKernel& c = kernels_[k.id];
       c.code = std::move(loaded.code);
       c.fns = std::move(loaded.entries);
@@ -81,12 +83,13 @@ public:
   ReductionOrder reduction_order() const override { return options_.order; }
   // libmvec's functions are within 4 ulps of correctly rounded (glibc's
   // libm-test-ulps; docs/jit.md "Vector math library").
-  int math_ulps() const override { return active_veclib() == Veclib::Libmvec ? 4 : 0; }
+  int math_ulps() const override { return veclib_ == Veclib::Libmvec ? kFastMathUlps : 0; }
   const CompileReport& compile_report() const override { return report_; }
 
 private:
   KernelGraph graph_;
   CompileOptions options_;
+  Veclib veclib_ = veclib_for(options_.math);
   size_t table_size_ = 0;
   std::map<int, CompiledKernel> kernels_;
   CompileReport report_;

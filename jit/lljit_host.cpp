@@ -24,7 +24,7 @@ public:
 
 } // namespace
 
-LljitHost::LljitHost(const llvm::orc::JITTargetMachineBuilder& jtmb, Veclib veclib) {
+LljitHost::LljitHost(const llvm::orc::JITTargetMachineBuilder& jtmb) {
   llvm::orc::LLJITBuilder builder;
   builder.setJITTargetMachineBuilder(jtmb)
       .setCompileFunctionCreator(
@@ -39,11 +39,17 @@ LljitHost::LljitHost(const llvm::orc::JITTargetMachineBuilder& jtmb, Veclib vecl
                             jit_->getDataLayout().getGlobalPrefix()),
                         "process symbols");
   jit_->getMainJITDylib().addGenerator(std::move(gen));
-  if (veclib == Veclib::Libmvec) // the vector variants' definitions (dlopen, RTLD_GLOBAL)
-    jit_->getMainJITDylib().addGenerator(llvm_check(
-        llvm::orc::DynamicLibrarySearchGenerator::Load(kLibmvec,
-                                                       jit_->getDataLayout().getGlobalPrefix()),
-        "STRATA_JIT_VECLIB=libmvec: cannot load libmvec.so.1 (glibc's vector math library)"));
+}
+
+void LljitHost::load_libmvec() {
+  if (libmvec_) return;
+  // The vector variants' definitions (dlopen, RTLD_GLOBAL).
+  jit_->getMainJITDylib().addGenerator(llvm_check(
+      llvm::orc::DynamicLibrarySearchGenerator::Load(kLibmvec,
+                                                     jit_->getDataLayout().getGlobalPrefix()),
+      "fast math (--math=fast, STRATA_JIT_VECLIB=libmvec): cannot load libmvec.so.1 (glibc's "
+      "vector math library)"));
+  libmvec_ = true;
 }
 
 std::shared_ptr<const ResidentCode>

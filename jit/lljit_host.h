@@ -48,9 +48,15 @@ struct ResidentCode {
 // Not thread-safe: the backend's lock guards it.
 class LljitHost {
 public:
-  // Kernels link against the process's symbols (libm) and, with
-  // Veclib::Libmvec, glibc's libmvec.so.1 (loaded here).
-  LljitHost(const llvm::orc::JITTargetMachineBuilder& jtmb, Veclib veclib);
+  // Kernels link against the process's symbols (libm) and, once
+  // load_libmvec() has run, glibc's libmvec.so.1.
+  explicit LljitHost(const llvm::orc::JITTargetMachineBuilder& jtmb);
+
+  // Makes the vector variants of libmvec.so.1 (dlopen, RTLD_GLOBAL) available
+  // to the kernels loaded from now on; once per process, before the first
+  // kernel compiled with Veclib::Libmvec is loaded. Error(ErrorKind::Resource)
+  // when the library cannot be loaded.
+  void load_libmvec();
 
   // Loads a kernel's objects into a JITDylib of its own and looks up its
   // `code.entries` entries (`code.prefix`_0, _1, ...). On a failure (an
@@ -66,12 +72,14 @@ public:
   void clear_dead_symbols();
 
   uint64_t loads() const { return loads_; }
+  bool libmvec_loaded() const { return libmvec_; }
   uint64_t released() const { return released_.load(); }
 
 private:
   std::unique_ptr<llvm::orc::LLJIT> jit_;
   uint64_t dylib_names_ = 0; // a fresh name for every JITDylib
   uint64_t loads_ = 0;       // ResidentCode made
+  bool libmvec_ = false;     // load_libmvec() done
   std::atomic<uint64_t> released_{0};
 };
 

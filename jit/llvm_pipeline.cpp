@@ -173,8 +173,7 @@ Pipeline Pipeline::from_environment() {
   const char* pipeline = std::getenv("STRATA_JIT_PIPELINE");
   p.o3 = pipeline && std::string(pipeline) == "O3";
   std::string options = p.o3 ? "" : set_llvm_options();
-  p.description = (p.o3 ? std::string("O3") : kernel_pipeline()) + "; options" + options +
-                  "; veclib " + (p.veclib == Veclib::Libmvec ? "libmvec" : "none");
+  p.description = (p.o3 ? std::string("O3") : kernel_pipeline()) + "; options" + options;
   return p;
 }
 

@@ -32,10 +32,14 @@ template <class T> T llvm_check(llvm::Expected<T> v, const char* what) {
 }
 
 struct Pipeline {
-  Veclib veclib = Veclib::None; // STRATA_JIT_VECLIB
+  // STRATA_JIT_VECLIB: the vector math library of every compile in the
+  // process (as if each asked for MathMode::Fast), or None, where each
+  // compile's MathMode decides.
+  Veclib veclib = Veclib::None;
   bool o3 = false; // STRATA_JIT_PIPELINE=O3: LLVM's O3 pipeline and options (comparisons)
-  // The pipeline text, the LLVM options set and the vector library: what the
-  // generated code depends on besides the target (part of every kernel key).
+  // The pipeline text and the LLVM options set: what the generated code
+  // depends on besides the target and the vector library (part of every
+  // kernel key, with those).
   std::string description;
 
   // Reads the environment; sets the process-wide LLVM options unless the

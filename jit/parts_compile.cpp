@@ -24,7 +24,7 @@ llvm::TargetMachine& PartsCompiler::machine(size_t part) {
 }
 
 std::vector<std::vector<char>> PartsCompiler::compile(ModuleHandle& h, const Pipeline& pipeline,
-                                                      PartsTimes& times) {
+                                                      Veclib veclib, PartsTimes& times) {
   auto start = std::chrono::steady_clock::now();
   size_t n = h.parts.size();
   for (size_t i = 0; i < n; ++i)
@@ -33,7 +33,7 @@ std::vector<std::vector<char>> PartsCompiler::compile(ModuleHandle& h, const Pip
   std::vector<double> optimise_ms(n), emit_ms(n);
   auto part = [&](size_t i) {
     double t0 = thread_cpu_ms();
-    pipeline.optimise(*h.parts[i].module, *machines_[i], pipeline.veclib, h.parts[i].dump_name);
+    pipeline.optimise(*h.parts[i].module, *machines_[i], veclib, h.parts[i].dump_name);
     double t1 = thread_cpu_ms();
     objects[i] = emit_object(*h.parts[i].module, *machines_[i]);
     optimise_ms[i] = t1 - t0;

@@ -33,9 +33,9 @@ public:
   // only loads objects from disk makes none.
   llvm::TargetMachine& machine(size_t part);
 
-  // The object code of every part of `h`, optimised by `pipeline` for its
-  // own vector math library; the times are added to `times`.
-  std::vector<std::vector<char>> compile(ModuleHandle& h, const Pipeline& pipeline,
+  // The object code of every part of `h`, optimised by `pipeline` for the
+  // vector math library `veclib`; the times are added to `times`.
+  std::vector<std::vector<char>> compile(ModuleHandle& h, const Pipeline& pipeline, Veclib veclib,
                                          PartsTimes& times);
 
 private:

@@ -120,6 +120,12 @@ public:
     return on_world([&](Comm& c) { return run_files_on(c, inputs, outputs); });
   }
   ReductionOrder reduction_order() const override { return state_.options.order; }
+  // The local engine's programs are compiled on first run, with the same
+  // MathMode: under Fast they may be up to its bound away (an exact engine
+  // stays inside it).
+  int math_ulps() const override {
+    return state_.options.math == MathMode::Fast ? kFastMathUlps : 0;
+  }
   std::map<int, double> kernel_run_ms() const override { return times_; }
   std::map<int, KernelExchange> kernel_exchange() const override { return state_.traffic; }
   const std::map<int, KernelExchange>& traffic() const { return state_.traffic; }
@@ -182,6 +188,7 @@ public:
         [&](RankExecutable& e, Comm& c) { return e.run_files_on(c, inputs, outputs); });
   }
   ReductionOrder reduction_order() const override { return ranks_[0]->reduction_order(); }
+  int math_ulps() const override { return ranks_[0]->math_ulps(); }
   std::map<int, double> kernel_run_ms() const override { return ranks_[0]->kernel_run_ms(); }
   std::map<int, KernelExchange> kernel_exchange() const override {
     std::map<int, KernelExchange> sum = ranks_[0]->kernel_exchange();

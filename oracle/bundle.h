@@ -3,7 +3,7 @@
 //
 //   DIR/program.strata      the (shrunk) program, canonical text
 //   DIR/inputs/NAME.npy     one input per parameter
-//   DIR/case.json           {"engine", "fusion", "checked", "order", "seed", "size",
+//   DIR/case.json           {"engine", "fusion", "checked", "order", "math", "seed", "size",
 //                            "inputs": [names in parameter order], "disagreement"}
 //   DIR/explanation.txt     the oracle's evaluation of the first differing
 //                           element (strata explain), when the disagreement names one
@@ -29,16 +29,18 @@ struct Bundle {
   bool fusion = true;
   bool checked = true;
   ReductionOrder order = ReductionOrder::blocked(); // the order the engine was asked for
+  MathMode math = MathMode::Exact;                  // "exact" or "fast" (--math)
   std::string seed;         // how it was found: RapidCheck seed, generator seed
   int size = 0;             // generator size
   std::string disagreement; // what was seen when it was written
 
-  // The options the engine was compiled with: fusion, checks, order.
+  // The options the engine was compiled with: fusion, checks, order, math.
   CompileOptions options() const {
     CompileOptions o;
     o.fusion = fusion;
     o.checked = checked;
     o.order = order;
+    o.math = math;
     return o;
   }
 };

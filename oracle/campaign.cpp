@@ -212,6 +212,7 @@ CampaignResult run_campaign(const CampaignOptions& o) {
       b.engine = o.engine->name();
       b.fusion = cx.options.fusion;
       b.order = cx.options.order;
+      b.math = cx.options.math;
       b.seed = "strata fuzz --seed " + std::to_string(o.seed) + ", program " + std::to_string(i);
       b.size = c.size;
       b.disagreement = cx.disagreement;

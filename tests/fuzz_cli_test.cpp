@@ -2,6 +2,7 @@
 // campaign against a faulty engine exits 1 and leaves a shrunk bundle that
 // `strata check DIR` replays, bad options are usage errors.
 #include <filesystem>
+#include <fstream>
 
 #include <gtest/gtest.h>
 
@@ -36,10 +37,37 @@ TEST(CliFuzz, AFaultIsCaughtShrunkSavedAndReplayed) {
     bundles.push_back(e.path());
   ASSERT_FALSE(bundles.empty());
   EXPECT_TRUE(fs::exists(bundles[0] / "case.json"));
+  EXPECT_NE(slurp(bundles[0] / "case.json").find("\"math\": \"exact\""), std::string::npos);
   CliResult replay = run_cli("check " + bundles[0].string());
   EXPECT_EQ(replay.exit_code, 1) << replay.out << replay.err;
   EXPECT_NE(replay.out.find("faulty:vector_tail_dropped"), std::string::npos) << replay.out;
   EXPECT_NE(replay.out.find("agrees"), std::string::npos) << replay.out; // the table
+}
+
+// --math goes into the bundle (case.json "math"), and its replay compiles so.
+TEST(CliFuzz, TheMathModeIsRecordedInTheBundle) {
+  TempDir dir;
+  CliResult r = run_cli("fuzz --engine faulty:vector_tail_dropped --count 100 --seed 1 --quiet "
+                        "--shrink-limit 2 --math fast --out " +
+                        (dir / "b").string());
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  std::vector<fs::path> bundles;
+  for (const auto& e : fs::directory_iterator(dir / "b"))
+    bundles.push_back(e.path());
+  ASSERT_FALSE(bundles.empty());
+  std::string json = slurp(bundles[0] / "case.json");
+  EXPECT_NE(json.find("\"math\": \"fast\""), std::string::npos) << json;
+  EXPECT_EQ(run_cli("check " + bundles[0].string()).exit_code, 1);
+  // A mode that is not one names the file.
+  std::string bad = json;
+  bad.replace(bad.find("\"fast\""), 6, "\"quick\"");
+  std::ofstream(bundles[0] / "case.json", std::ios::trunc) << bad;
+  CliResult replay = run_cli("check " + bundles[0].string());
+  EXPECT_NE(replay.exit_code, 0);
+  EXPECT_NE(replay.err.find("case.json: math: `quick` is not a mode (exact, fast)"),
+            std::string::npos)
+      << replay.out << replay.err;
+  EXPECT_EQ(run_cli("fuzz --math quick").exit_code, 2);
 }
 
 TEST(CliFuzz, CtrlCPrintsTheFiguresSoFar) {

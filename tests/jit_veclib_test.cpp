@@ -191,6 +191,37 @@ TEST(JitVeclib, BadValueIsAnError) {
   EXPECT_EQ(interp.code, 0) << interp.err;
 }
 
+// `--math fast` compiles with libmvec, as STRATA_JIT_VECLIB=libmvec does
+// for every compile: both name the same library in their keys, so either
+// hits the other's cache entry; `--math exact` (the default) never does.
+TEST(JitMath, TheSwitchSharesTheVariablesCacheEntries) {
+  TempDir tmp;
+  fs::path cache = tmp / "cache";
+  std::string run = "run " + tmp.write("p.strata", kExpProgram) + " --engine jit";
+  StrataRun fast1 = run_strata(tmp, "", cache, run + " --math fast", "1");
+  StrataRun mvec = run_strata(tmp, "libmvec", cache, run, "2");
+  StrataRun exact1 = run_strata(tmp, "", cache, run + " --math exact", "3");
+  StrataRun exact2 = run_strata(tmp, "", cache, run, "4");
+  StrataRun fast2 = run_strata(tmp, "", cache, run + " --math fast", "5");
+  for (const StrataRun* r : {&fast1, &mvec, &exact1, &exact2, &fast2})
+    ASSERT_EQ(r->code, 0) << r->err;
+  EXPECT_EQ(count_of(fast1.report, "\"miss: not on disk\""), 1) << fast1.report;
+  EXPECT_EQ(count_of(mvec.report, "\"hit (disk)\""), 1) << mvec.report;
+  EXPECT_EQ(count_of(exact1.report, "\"miss: not on disk\""), 1) << exact1.report;
+  EXPECT_EQ(count_of(exact2.report, "\"hit (disk)\""), 1) << exact2.report;
+  EXPECT_EQ(count_of(fast2.report, "\"hit (disk)\""), 1) << fast2.report;
+  EXPECT_EQ(fast1.out, mvec.out);
+  EXPECT_EQ(fast1.out, fast2.out);
+  EXPECT_EQ(exact1.out, exact2.out);
+  StrataRun interp = run_strata(tmp, "", cache, "run " + tmp.path().string() + "/p.strata", "6");
+  EXPECT_EQ(interp.out, exact1.out); // bitwise the interpreter's, printed in full
+  EXPECT_NE(fast1.out, exact1.out);  // exp of 1000 values: libmvec differs somewhere
+  // Any other mode is a usage error (exit 2) naming the accepted ones.
+  StrataRun bad = run_strata(tmp, "", cache, run + " --math quick", "7");
+  EXPECT_EQ(bad.code, 2) << bad.out << bad.err;
+  EXPECT_TRUE(has(bad.err, "--math quick: unknown mode (accepted: exact, fast)")) << bad.err;
+}
+
 // ---------------------------------------------------------------------------
 // Accuracy. The bound, per element, between the jit with libmvec and the
 // interpreter (glibc's scalar functions) where a result is one of these
@@ -256,6 +287,29 @@ template <class T> Array spread(int64_t n, double lo, double hi, uint64_t seed, 
 
 std::vector<Array> run_jit(const Program& p, const std::vector<Array>& inputs) {
   return make_jit_engine()->compile(p, CompileOptions{})->run(inputs);
+}
+
+// One process compiles a program both ways (CompileOptions::math): exact,
+// bitwise the interpreter's and declaring 0 ULP; fast, declaring 4 ULP, with
+// exp's results that many ULP away at most and some not bitwise equal.
+TEST(JitMath, ExactAndFastCompilesInOneProcess) {
+  if (jit::active_veclib() == jit::Veclib::Libmvec)
+    GTEST_SKIP() << "STRATA_JIT_VECLIB=libmvec makes every compile fast";
+  Program p = parse_and_check("(program ((xs (array f32 1))) (map (lambda ((x f32)) (exp x)) xs))");
+  std::vector<Array> in = {spread<float>(20000, -87, 88, 3, true)};
+  std::vector<Array> want = interpret(p, in);
+  std::unique_ptr<Engine> jit = make_jit_engine();
+  CompileOptions exact, fast;
+  fast.math = MathMode::Fast;
+  for (int round = 0; round < 2; ++round) { // the second from the memory cache
+    std::unique_ptr<Executable> e = jit->compile(p, exact), f = jit->compile(p, fast);
+    EXPECT_EQ(e->math_ulps(), 0);
+    EXPECT_EQ(f->math_ulps(), kFastMathUlps);
+    EXPECT_TRUE(identical(e->run(in)[0], want[0]));
+    Agreement a = agreement<float>(want[0], f->run(in)[0]);
+    EXPECT_LE(a.max_ulps, kFastMathUlps);
+    EXPECT_GT(a.differing, 0) << "fast math changed nothing";
+  }
 }
 
 // The functions LLVM maps, one result each, over a range of inputs.

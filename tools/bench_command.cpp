@@ -112,12 +112,14 @@ int bench_command(const Args& args) {
       "seed", po::value<uint64_t>()->default_value(1), "seed of generated inputs")(
       "json", po::value<std::string>(), "write Google Benchmark's JSON here")(
       "plot", po::value<std::string>(), "write an SVG plot here")("quiet,q", "no progress line");
+  add_math_option(options);
   ParsedArgs parsed = parse_args(args, options);
   if (parsed.help) {
     std::cout << options << "\n";
     return 0;
   }
   auto& vars = parsed.vars;
+  MathMode math = math_option(vars);
   std::vector<std::string> assignments;
   std::string file_name;
   for (const std::string& p : parsed.positional) {
@@ -232,6 +234,7 @@ int bench_command(const Args& args) {
       row.fusion = fusion;
       CompileOptions o;
       o.fusion = fusion != "off";
+      o.math = math;
       try {
         auto t0 = Clock::now();
         std::unique_ptr<Executable> exe = engine->compile(program, o);

@@ -154,7 +154,7 @@ void check_program(const fs::path& file, const std::vector<std::string>& assignm
         // The engine's run, and the oracle replaying the order it declares:
         // every element bitwise, an error by kind and headline.
         Outcome actual;
-        CompileOptions options;
+        CompileOptions options = views.compile_options();
         options.fusion = fusion;
         PhaseTimes& t = times.emplace_back(PhaseTimes{label, {}});
         std::unique_ptr<Executable> exe;

@@ -80,6 +80,7 @@ int compile_command(const Args& args) {
   Program program = Views::load_timed(file, times);
   std::optional<KernelGraph> graph = views.fuse(program, times);
   compile_options.fusion = views.fusion;
+  compile_options.math = views.math;
   auto exe = times.time("compile", [&] { return engine->compile(program, compile_options); });
   const CompileReport& report = exe->compile_report();
   if (!graph) graph = build_kernel_graph(program, FusionOptions{views.fusion});

@@ -23,11 +23,13 @@ void Views::add_options(po::options_description& options) {
                       "stderr") //
       ("report", po::value<std::string>(),
        "write phase times and one entry per kernel as JSON to FILE");
+  add_math_option(options);
 }
 
 Views Views::from(const po::variables_map& vars) {
   Views v;
   v.fusion = !vars.count("no-fusion");
+  v.math = math_option(vars);
   v.dump_phases = vars.count("dump-phases") > 0;
   if (vars.count("dump-dot")) v.dump_dot = vars["dump-dot"].as<std::string>();
   if (vars.count("report")) v.report = vars["report"].as<std::string>();

@@ -139,6 +139,7 @@ int fuzz_command(const Args& args) {
       "min-catch-rate", po::value<double>()->default_value(0.95),
       "the catch campaign fails below this fraction of faults caught")("quiet,q",
                                                                        "no progress line");
+  add_math_option(options);
   ParsedArgs parsed = parse_args(args, options);
   if (parsed.help) {
     std::cout << options << "\n";
@@ -157,6 +158,8 @@ int fuzz_command(const Args& args) {
     unfused_small.order = ReductionOrder::small();
     o.variants = {unfused, unfused_small};
   }
+  for (CompileOptions& v : o.variants)
+    v.math = math_option(vars);
   o.shrink_limit = vars["shrink-limit"].as<double>();
   o.progress = !vars.count("quiet");
   if (vars.count("progress-interval")) {

@@ -23,4 +23,19 @@ ParsedArgs parse_args(const std::vector<std::string>& args, po::options_descript
   return parsed;
 }
 
+void add_math_option(po::options_description& options) {
+  options.add_options()("math", po::value<std::string>(),
+                        "exact (the default): library functions (exp log sin cos tan pow) as "
+                        "the interpreter computes them, every result bitwise; fast: each within "
+                        "4 ULP (a vector math library, the jit), checked under bounds");
+}
+
+MathMode math_option(const po::variables_map& vars) {
+  if (!vars.count("math")) return MathMode::Exact;
+  const std::string& v = vars["math"].as<std::string>();
+  if (v == "exact") return MathMode::Exact;
+  if (v == "fast") return MathMode::Fast;
+  throw Error(ErrorKind::Usage, "--math " + v + ": unknown mode (accepted: exact, fast)");
+}
+
 } // namespace strata::tool

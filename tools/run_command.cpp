@@ -93,8 +93,8 @@ int run_command(const Args& args) {
       opts.trace_filter = parsed.vars["trace-filter"].as<std::string>();
     results = interpret(program, inputs, opts);
   } else {
-    auto exe = times.time("compile",
-                          [&] { return engine->compile(program, CompileOptions{views.fusion}); });
+    auto exe =
+        times.time("compile", [&] { return engine->compile(program, views.compile_options()); });
     kernels = Views::compile_details(exe->compile_report(), times);
     results = times.time(
         "run", [&] { return by_rows ? exe->run_files(files, outputs) : exe->run(inputs); });

@@ -162,6 +162,7 @@ int test_command(const Args& args) {
       "seconds spent shrinking one failing input")("out,o", po::value<std::string>(),
                                                    "where bundles go (default ./strata-test-SEED)")(
       "no-fusion", "check unfused runs only")("quiet,q", "no progress line");
+  add_math_option(options);
   ParsedArgs parsed = parse_args(args, options);
   if (parsed.help) {
     std::cout << options << "\n";
@@ -202,6 +203,8 @@ int test_command(const Args& args) {
     unfused_small.order = ReductionOrder::small();
     variants = {unfused, unfused_small};
   }
+  for (CompileOptions& o : variants)
+    o.math = math_option(vars);
   uint64_t seed = vars["seed"].as<uint64_t>();
   long count = vars["count"].as<long>();
   if (count < 0) throw Error(ErrorKind::Usage, "test: --count must be >= 0");
@@ -247,6 +250,7 @@ int test_command(const Args& args) {
         b.engine = engine->name();
         b.fusion = o.fusion;
         b.order = o.order;
+        b.math = o.math;
         b.seed = "strata test --seed " + std::to_string(seed) + ", trial " + std::to_string(trial);
         b.disagreement = d;
         fs::path dir = out / (dir_name(engine->name()) + (o.fusion ? "" : "-unfused") +

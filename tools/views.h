@@ -1,5 +1,6 @@
-// The fusion views of `strata run` and `strata check`: --no-fusion,
-// --dump-dot FILE.dot, --dump-phases and --report FILE.json (docs/fusion.md).
+// The fusion views of `strata run`, `check` and `compile`: --no-fusion,
+// --dump-dot FILE.dot, --dump-phases and --report FILE.json (docs/fusion.md),
+// and the compile options they share, --no-fusion and --math.
 //
 // A command adds the options, loads its program through load_timed (which
 // times parse and check), builds the kernel graph when a view needs it
@@ -21,11 +22,18 @@ namespace strata::tool {
 
 struct Views {
   bool fusion = true;
+  MathMode math = MathMode::Exact;
   bool dump_phases = false;
   std::string dump_dot, report; // empty: not asked for
 
   bool need_graph() const { return dump_phases || !dump_dot.empty() || !report.empty(); }
-  // Adds the four options; reads them back after parsing.
+  CompileOptions compile_options() const {
+    CompileOptions o;
+    o.fusion = fusion;
+    o.math = math;
+    return o;
+  }
+  // Adds the five options; reads them back after parsing.
   static void add_options(po::options_description& options);
   static Views from(const po::variables_map& vars);
 

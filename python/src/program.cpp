@@ -49,10 +49,15 @@ const Engine& engine_named(const std::string& name) {
   return *e;
 }
 
-Compiled::Compiled(const std::string& source_or_path, const std::string& engine, bool fusion)
-    : program_(std::make_shared<Program>(load(source_or_path))), engine_(engine), fusion_(fusion) {
+Compiled::Compiled(const std::string& source_or_path, const std::string& engine, bool fusion,
+                   const std::string& math)
+    : program_(std::make_shared<Program>(load(source_or_path))), engine_(engine), fusion_(fusion),
+      math_(math) {
   CompileOptions o;
   o.fusion = fusion;
+  if (math != "exact" && math != "fast")
+    throw Error(ErrorKind::Usage, "math=\"" + math + "\": unknown mode (accepted: exact, fast)");
+  o.math = math == "fast" ? MathMode::Fast : MathMode::Exact;
   const Engine& e = engine_named(engine);
   nb::gil_scoped_release nogil; // a jit or cuda compile may take a while
   exe_ = e.compile(*program_, o);
@@ -129,11 +134,16 @@ std::vector<double> Compiled::run_seconds(const std::vector<Array>& in, int repe
 void bind_program(nb::module_& m) {
   nb::class_<Compiled>(m, "Compiled",
                        "A program compiled once for one engine; call it with arrays.")
-      .def(nb::init<const std::string&, const std::string&, bool>(), nb::arg("source"),
-           nb::arg("engine") = "jit", nb::arg("fusion") = true)
+      .def(nb::init<const std::string&, const std::string&, bool, const std::string&>(),
+           nb::arg("source"), nb::arg("engine") = "jit", nb::arg("fusion") = true,
+           nb::arg("math") = "exact")
       .def("__call__", &Compiled::call)
       .def_prop_ro("engine", &Compiled::engine)
       .def_prop_ro("fusion", &Compiled::fusion)
+      .def_prop_ro("math", &Compiled::math)
+      .def_prop_ro("math_ulps", &Compiled::math_ulps,
+                   "0, or how many ULP fast math may put a library function's result from "
+                   "the interpreter's")
       .def_prop_ro(
           "text", [](const Compiled& c) { return print_program(c.program()); },
           "the program in canonical text form")

@@ -26,7 +26,9 @@ const Engine& engine_named(const std::string& name);
 
 class Compiled {
 public:
-  Compiled(const std::string& source_or_path, const std::string& engine, bool fusion);
+  // `math`: "exact" or "fast" (core/engine.h MathMode), else InputError.
+  Compiled(const std::string& source_or_path, const std::string& engine, bool fusion,
+           const std::string& math = "exact");
   // Runs with the GIL released; runs of one Compiled take turns, different
   // ones run at once. Positional arguments in parameter order, or keywords.
   nb::object call(nb::args args, nb::kwargs kwargs);
@@ -40,11 +42,15 @@ public:
   const Program& program() const { return *program_; }
   const std::string& engine() const { return engine_; }
   bool fusion() const { return fusion_; }
+  const std::string& math() const { return math_; }
+  // Executable::math_ulps: 0, or how far fast math may be from the interpreter.
+  int math_ulps() const { return exe_->math_ulps(); }
 
 private:
   std::shared_ptr<Program> program_;
   std::string engine_;
   bool fusion_;
+  std::string math_;
   std::unique_ptr<Executable> exe_;
   std::mutex run_;
 };

@@ -95,19 +95,21 @@ def _default_engine():
     return "interp"
 
 
-def compile(program, engine=None, fusion=True):  # noqa: A001 (strata.compile, like re.compile)
+def compile(program, engine=None, fusion=True, math="exact"):  # noqa: A001 (like re.compile)
     """Parses, checks and compiles `program` (its text, or a .strata path) once.
 
     engine: "jit", "tbb", "cuda", "interp" (the oracle), or None for the
-    fastest this build has (jit, then tbb, then interp). Returns a callable
-    taking one array per parameter (positionally or by name).
+    fastest this build has (jit, then tbb, then interp). math: "exact" (every
+    result bitwise the interpreter's) or "fast" (exp log sin cos tan pow
+    within 4 ULP of it: the jit calls a vector math library). Returns a
+    callable taking one array per parameter (positionally or by name).
     """
-    return Compiled(program, _default_engine() if engine is None else engine, fusion)
+    return Compiled(program, _default_engine() if engine is None else engine, fusion, math)
 
 
-def run(program, *inputs, engine="interp", fusion=True, **named):
+def run(program, *inputs, engine="interp", fusion=True, math="exact", **named):
     """Compiles and runs once; by default on the interpreter, the oracle."""
-    return Compiled(program, engine, fusion)(*inputs, **named)
+    return Compiled(program, engine, fusion, math)(*inputs, **named)
 
 
 def asarray(x, dtype):

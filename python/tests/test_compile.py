@@ -223,3 +223,21 @@ def test_an_input_of_tuple_elements_is_a_tuple_of_arrays_read_in_place():
         f((a, (b, c[:2])))
     with pytest.raises(TypeError, match="component 1.0 of its tuple of arrays is a C-contiguous int64 array"):
         f((a, (b.astype(np.int32), c)))
+
+
+def test_fast_math_is_within_its_bound_and_exact_is_bitwise():
+    prog = "(program ((xs (array f32 1))) (map (lambda (x) (exp x)) xs))"
+    xs = np.linspace(-80, 80, 20001, dtype=np.float32)
+    want = strata.run(prog, xs)  # the interpreter
+    assert np.array_equal(strata.compile(prog, math="exact")(xs), want)
+    if "jit" not in engines():
+        pytest.skip("fast math changes results only on the jit")
+    fast = strata.compile(prog, engine="jit", math="fast")
+    assert (fast.math, fast.math_ulps) == ("fast", 4)
+    got = fast(xs)
+    ulps = np.abs(got.view(np.int32).astype(np.int64) - want.view(np.int32).astype(np.int64))
+    assert ulps.max() <= 4
+    assert (ulps > 0).any()  # a vector math library, not the C library's expf
+    assert strata.compile(prog, engine="jit").math_ulps == 0
+    with pytest.raises(strata.InputError, match='math="quick": unknown mode'):
+        strata.compile(prog, engine="jit", math="quick")
