@@ -49,39 +49,47 @@ private:
   }
 };
 
-// The lanes in an array: any element type and combiner.
+// The lanes in an array: any element type and combiner. `short_chunk`: m <
+// lanes, so each lane takes one element (lane k element k): one loop, neither
+// vectorised nor unrolled (it only cost compile time: the group loop's
+// inner loop was unswitched on "group 0" and both copies vectorised).
 Val array_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, int lanes, Value* m,
-                const std::function<Val(Value*)>& elem) {
+                const std::function<Val(Value*)>& elem, bool short_chunk = false) {
   llvm::IRBuilder<>& b = f.b;
   LaneArray acc(f, t, lanes);
   Value* width = f.i64(lanes);
   Value* used = b.CreateSelect(b.CreateICmpSLT(m, width), m, width);
-  // Group g (the last may be short): lane k takes element g * lanes + k,
-  // group 0 starts the lanes. One copy of the element code.
-  Value* groups = b.CreateUDiv(b.CreateAdd(m, f.i64(lanes - 1)), width);
-  f.for_range(
-      f.i64(0), groups,
-      [&](Value* g) {
-        Value* first = b.CreateMul(g, width);
-        Value* left = b.CreateSub(m, first);
-        Value* count = b.CreateSelect(b.CreateICmpSLT(left, width), left, width);
-        Value* starts = b.CreateICmpEQ(g, f.i64(0));
-        f.for_range(f.i64(0), count, [&](Value* k) {
-          Val x = elem(b.CreateAdd(first, k));
-          llvm::BasicBlock* start = llvm::BasicBlock::Create(f.ctx, "lane_start", f.fn);
-          llvm::BasicBlock* fold = llvm::BasicBlock::Create(f.ctx, "lane_fold", f.fn);
-          llvm::BasicBlock* next = llvm::BasicBlock::Create(f.ctx, "lane_next", f.fn);
-          b.CreateCondBr(starts, start, fold);
-          b.SetInsertPoint(start);
-          acc.store(k, x);
-          b.CreateBr(next);
-          b.SetInsertPoint(fold);
-          acc.store(k, combine(f, fn, swapped, acc.load(k), x));
-          b.CreateBr(next);
-          b.SetInsertPoint(next);
-        });
-      },
-      false);
+  if (short_chunk) {
+    f.for_range(
+        f.i64(0), m, [&](Value* k) { acc.store(k, elem(k)); }, false);
+  } else {
+    // Group g (the last may be short): lane k takes element g * lanes + k,
+    // group 0 starts the lanes. One copy of the element code.
+    Value* groups = b.CreateUDiv(b.CreateAdd(m, f.i64(lanes - 1)), width);
+    f.for_range(
+        f.i64(0), groups,
+        [&](Value* g) {
+          Value* first = b.CreateMul(g, width);
+          Value* left = b.CreateSub(m, first);
+          Value* count = b.CreateSelect(b.CreateICmpSLT(left, width), left, width);
+          Value* starts = b.CreateICmpEQ(g, f.i64(0));
+          f.for_range(f.i64(0), count, [&](Value* k) {
+            Val x = elem(b.CreateAdd(first, k));
+            llvm::BasicBlock* start = llvm::BasicBlock::Create(f.ctx, "lane_start", f.fn);
+            llvm::BasicBlock* fold = llvm::BasicBlock::Create(f.ctx, "lane_fold", f.fn);
+            llvm::BasicBlock* next = llvm::BasicBlock::Create(f.ctx, "lane_next", f.fn);
+            b.CreateCondBr(starts, start, fold);
+            b.SetInsertPoint(start);
+            acc.store(k, x);
+            b.CreateBr(next);
+            b.SetInsertPoint(fold);
+            acc.store(k, combine(f, fn, swapped, acc.load(k), x));
+            b.CreateBr(next);
+            b.SetInsertPoint(next);
+          });
+        },
+        false);
+  }
   // The halves: while count > 1, lane k (k < half) takes lane rest + k.
   llvm::BasicBlock* pre = b.GetInsertBlock();
   llvm::BasicBlock* level = llvm::BasicBlock::Create(f.ctx, "lane_tree", f.fn);
@@ -324,7 +332,7 @@ Val chunk_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, int
   llvm::BasicBlock* vec_end = b.GetInsertBlock();
   b.CreateBr(join);
   b.SetInsertPoint(arr);
-  Value* a = array_total(f, t, fn, swapped, lanes, m, elem)[0];
+  Value* a = array_total(f, t, fn, swapped, lanes, m, elem, true)[0];
   llvm::BasicBlock* arr_end = b.GetInsertBlock();
   b.CreateBr(join);
   b.SetInsertPoint(join);
