@@ -50,8 +50,10 @@ void KernelBuilder::fold(const kn::Fold& x) {
     };
     // Rows whose combiner does not reorder exactly (floats, tuples) are
     // sequential chains: W rows at a time in vectors, a row per lane. Exactly
-    // reordering ones are left to LLVM, which vectorises along the row.
-    code_.row_lanes = rows_in_lanes(x.input.elem, x.f, t, o_.checked);
+    // reordering ones are left to LLVM, which vectorises along the row. A
+    // fold of rank 1 has one row: no lanes (their code would only cost
+    // compile time).
+    code_.row_lanes = rank > 1 ? rows_in_lanes(x.input.elem, x.f, t, o_.checked) : 0;
     if (code_.row_lanes > 0) {
       std::optional<Val> seed;
       if (x.seed) seed = f.load_slots(f.aux, slots::Fold::seed(rank), t);

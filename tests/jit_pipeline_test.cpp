@@ -45,14 +45,15 @@ int expect_sums_in_vectors_without_reassoc(const std::string& program) {
 }
 
 TEST(JitPipeline, EveryFloatSumChunkIsVectorCodeWithoutReassoc) {
-  // dotp: checked reads of two arrays; a rank-1 fold has a row entry (short
-  // rows, each left to right, W rows at a time in vectors: a row per lane)
-  // and a chunk entry (long rows: 32 lanes in vectors).
+  // dotp: checked reads of two arrays; a rank-1 fold has one row: its row
+  // entry (a row too short to chunk) folds it left to right, scalar, and its
+  // chunk entry (long rows: 32 lanes) in vectors.
   EXPECT_EQ(expect_sums_in_vectors_without_reassoc(
                 "(program ((xs (array f32 1)) (ys (array f32 1))) (fold (lambda ((a f32) (b f32)) "
                 "(+ a b)) 0f32 (zipwith (lambda ((x f32) (y f32)) (* x y)) xs ys)))"),
-            2);
-  // Row sums of a matrix, f64 (16 lanes; 8 rows at a time on AVX-512).
+            1);
+  // Row sums of a matrix, f64: the row entry folds W rows at a time in
+  // vectors, a row per lane (8 rows on AVX-512), and the chunk entry 16 lanes.
   EXPECT_EQ(expect_sums_in_vectors_without_reassoc("(program ((m (array f64 2))) (fold (lambda "
                                                    "((a f64) (b f64)) (+ b a)) 0.0 m))"),
             2);
