@@ -28,4 +28,14 @@ std::vector<Array> Executable::run_files(const std::vector<NpyRowsReader>& input
   return {};
 }
 
+const char* math_mode_name(MathMode m) {
+  return m == MathMode::Fast ? "fast" : "exact";
+}
+
+std::optional<MathMode> parse_math_mode(std::string_view name) {
+  if (name == "exact") return MathMode::Exact;
+  if (name == "fast") return MathMode::Fast;
+  return std::nullopt;
+}
+
 } // namespace strata

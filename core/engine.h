@@ -8,7 +8,9 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -28,6 +30,10 @@ namespace strata {
 // under bounds. Engines without a faster library compute them exactly.
 enum class MathMode { Exact, Fast };
 constexpr int kFastMathUlps = 4;
+// The mode's name ("exact", "fast": --math, case.json, Python's math=), and
+// the mode of a name (nullopt for any other text).
+const char* math_mode_name(MathMode m);
+std::optional<MathMode> parse_math_mode(std::string_view name);
 
 struct CompileOptions {
   bool fusion = true;  // engines without a fusion pass ignore it

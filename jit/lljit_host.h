@@ -72,7 +72,6 @@ public:
   void clear_dead_symbols();
 
   uint64_t loads() const { return loads_; }
-  bool libmvec_loaded() const { return libmvec_; }
   uint64_t released() const { return released_.load(); }
 
 private:

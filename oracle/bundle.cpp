@@ -154,7 +154,7 @@ static void write_bundle_files(const fs::path& dir, const Bundle& b) {
       << ",\n  \"fusion\": " << (b.fusion ? "true" : "false")
       << ",\n  \"checked\": " << (b.checked ? "true" : "false")
       << ",\n  \"order\": " << json_string(b.order.spec())
-      << ",\n  \"math\": " << json_string(b.math == MathMode::Fast ? "fast" : "exact")
+      << ",\n  \"math\": " << json_string(math_mode_name(b.math))
       << ",\n  \"seed\": " << json_string(b.seed) << ",\n  \"size\": " << b.size
       << ",\n  \"inputs\": [";
   for (size_t i = 0; i < b.input_names.size(); ++i)
@@ -204,10 +204,11 @@ Bundle read_bundle(const fs::path& dir) {
     throw Error(ErrorKind::Input, e.message());
   }
   std::string math = text("math", "exact");
-  if (math != "exact" && math != "fast")
+  std::optional<MathMode> mode = parse_math_mode(math);
+  if (!mode)
     throw Error(ErrorKind::Input,
                 json_path.string() + ": math: `" + math + "` is not a mode (exact, fast)");
-  b.math = math == "fast" ? MathMode::Fast : MathMode::Exact;
+  b.math = *mode;
   b.seed = text("seed", "");
   b.size = std::atoi(text("size", "0").c_str());
   b.disagreement = text("disagreement", "");

@@ -25,16 +25,25 @@ TEST(CliFuzz, ACleanCampaignExitsZero) {
   EXPECT_FALSE(fs::exists(dir / "b"));
 }
 
+// A campaign against a seeded fault (with `options`), its bundles in dir/b.
+std::vector<fs::path> catch_the_fault(const TempDir& dir, const std::string& options,
+                                      CliResult& r) {
+  r = run_cli("fuzz --engine faulty:vector_tail_dropped --count 100 --seed 1 --quiet "
+              "--shrink-limit 2" +
+              options + " --out " + (dir / "b").string());
+  std::vector<fs::path> bundles;
+  if (fs::exists(dir / "b"))
+    for (const auto& e : fs::directory_iterator(dir / "b"))
+      bundles.push_back(e.path());
+  return bundles;
+}
+
 TEST(CliFuzz, AFaultIsCaughtShrunkSavedAndReplayed) {
   TempDir dir;
-  CliResult r = run_cli("fuzz --engine faulty:vector_tail_dropped --count 100 --seed 1 --quiet "
-                        "--shrink-limit 2 --out " +
-                        (dir / "b").string());
+  CliResult r;
+  std::vector<fs::path> bundles = catch_the_fault(dir, "", r);
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("replay: strata check"), std::string::npos) << r.out;
-  std::vector<fs::path> bundles;
-  for (const auto& e : fs::directory_iterator(dir / "b"))
-    bundles.push_back(e.path());
   ASSERT_FALSE(bundles.empty());
   EXPECT_TRUE(fs::exists(bundles[0] / "case.json"));
   EXPECT_NE(slurp(bundles[0] / "case.json").find("\"math\": \"exact\""), std::string::npos);
@@ -47,13 +56,9 @@ TEST(CliFuzz, AFaultIsCaughtShrunkSavedAndReplayed) {
 // --math goes into the bundle (case.json "math"), and its replay compiles so.
 TEST(CliFuzz, TheMathModeIsRecordedInTheBundle) {
   TempDir dir;
-  CliResult r = run_cli("fuzz --engine faulty:vector_tail_dropped --count 100 --seed 1 --quiet "
-                        "--shrink-limit 2 --math fast --out " +
-                        (dir / "b").string());
+  CliResult r;
+  std::vector<fs::path> bundles = catch_the_fault(dir, " --math fast", r);
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
-  std::vector<fs::path> bundles;
-  for (const auto& e : fs::directory_iterator(dir / "b"))
-    bundles.push_back(e.path());
   ASSERT_FALSE(bundles.empty());
   std::string json = slurp(bundles[0] / "case.json");
   EXPECT_NE(json.find("\"math\": \"fast\""), std::string::npos) << json;

@@ -33,8 +33,7 @@ void add_math_option(po::options_description& options) {
 MathMode math_option(const po::variables_map& vars) {
   if (!vars.count("math")) return MathMode::Exact;
   const std::string& v = vars["math"].as<std::string>();
-  if (v == "exact") return MathMode::Exact;
-  if (v == "fast") return MathMode::Fast;
+  if (std::optional<MathMode> m = parse_math_mode(v)) return *m;
   throw Error(ErrorKind::Usage, "--math " + v + ": unknown mode (accepted: exact, fast)");
 }
 

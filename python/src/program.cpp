@@ -55,9 +55,10 @@ Compiled::Compiled(const std::string& source_or_path, const std::string& engine,
       math_(math) {
   CompileOptions o;
   o.fusion = fusion;
-  if (math != "exact" && math != "fast")
+  std::optional<MathMode> mode = parse_math_mode(math);
+  if (!mode)
     throw Error(ErrorKind::Usage, "math=\"" + math + "\": unknown mode (accepted: exact, fast)");
-  o.math = math == "fast" ? MathMode::Fast : MathMode::Exact;
+  o.math = *mode;
   const Engine& e = engine_named(engine);
   nb::gil_scoped_release nogil; // a jit or cuda compile may take a while
   exe_ = e.compile(*program_, o);
