@@ -67,6 +67,16 @@ void FnBuilder::run_once() {
   fn->addFnAttr(llvm::Attribute::NoInline);
 }
 
+void FnBuilder::delegate_if(llvm::Value* cond, const std::string& callee) {
+  llvm::FunctionCallee target = mod.getOrInsertFunction(callee, fn->getFunctionType());
+  llvm::BasicBlock* call = llvm::BasicBlock::Create(ctx, "delegate", fn);
+  llvm::BasicBlock* here = llvm::BasicBlock::Create(ctx, "own", fn);
+  b.CreateCondBr(cond, call, here);
+  b.SetInsertPoint(call);
+  b.CreateRet(b.CreateCall(target, {arrays, error, begin, end, aux}));
+  b.SetInsertPoint(here);
+}
+
 llvm::Value* FnBuilder::leaf_ptr(int array, size_t leaf) {
   auto key = std::make_pair(array, leaf);
   auto it = leaf_ptrs_.find(key);

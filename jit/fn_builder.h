@@ -106,6 +106,11 @@ public:
   // (optnone), which saves compile time for no run time that counts.
   void run_once();
 
+  // From here on, where `cond` holds, the entry returns what entry `callee`
+  // (of the same kernel, in any part: the LLJIT links the parts) returns
+  // for the same arguments.
+  void delegate_if(llvm::Value* cond, const std::string& callee);
+
   llvm::Value* i64(int64_t v) { return b.getInt64(uint64_t(v)); }
   // Loaded once in the prologue.
   llvm::Value* leaf_ptr(int array, size_t leaf);

@@ -312,34 +312,21 @@ Val fold_loop(FnBuilder& f, Value* lo, Value* hi, const Val& init,
   return out;
 }
 
+bool short_chunks_apart(const Type& t, const Lambda& fn, int lanes, bool checked) {
+  return !exactly_associative(fn, t) && lanes >= 2 && t.is_scalar() &&
+         t.scalar_kind() != ScalarKind::Bool && lane_combiner(fn, checked);
+}
+
 Val chunk_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, int lanes, Value* m,
-                const std::function<Val(Value*)>& elem) {
+                const std::function<Val(Value*)>& elem, ChunkLengths lengths) {
   if (exactly_associative(fn, t))
     return fold_loop(f, f.i64(1), m, elem(f.i64(0)), [&](const Val& acc, Value* q) {
       return combine(f, fn, swapped, acc, elem(q));
     });
-  bool vector = lanes >= 2 && t.is_scalar() && t.scalar_kind() != ScalarKind::Bool &&
-                lane_combiner(fn, f.checked);
-  if (!vector) return array_total(f, t, fn, swapped, lanes, m, elem);
-  // Chunks shorter than the lanes (the last one, or tiny orders): the array.
-  llvm::IRBuilder<>& b = f.b;
-  llvm::BasicBlock* vec = llvm::BasicBlock::Create(f.ctx, "lanes_vector", f.fn);
-  llvm::BasicBlock* arr = llvm::BasicBlock::Create(f.ctx, "lanes_array", f.fn);
-  llvm::BasicBlock* join = llvm::BasicBlock::Create(f.ctx, "lanes_total", f.fn);
-  b.CreateCondBr(b.CreateICmpSGE(m, f.i64(lanes)), vec, arr);
-  b.SetInsertPoint(vec);
-  Value* v = vector_total(f, t, fn, swapped, lanes, m, elem)[0];
-  llvm::BasicBlock* vec_end = b.GetInsertBlock();
-  b.CreateBr(join);
-  b.SetInsertPoint(arr);
-  Value* a = array_total(f, t, fn, swapped, lanes, m, elem, true)[0];
-  llvm::BasicBlock* arr_end = b.GetInsertBlock();
-  b.CreateBr(join);
-  b.SetInsertPoint(join);
-  llvm::PHINode* r = b.CreatePHI(v->getType(), 2);
-  r->addIncoming(v, vec_end);
-  r->addIncoming(a, arr_end);
-  return {r};
+  if (!short_chunks_apart(t, fn, lanes, f.checked))
+    return array_total(f, t, fn, swapped, lanes, m, elem);
+  if (lengths == ChunkLengths::AtLeastLanes) return vector_total(f, t, fn, swapped, lanes, m, elem);
+  return array_total(f, t, fn, swapped, lanes, m, elem, true);
 }
 
 void foldseg_units_in_lanes(FnBuilder& f, const Lambda& elem, const Lambda& fn, const Type& t,

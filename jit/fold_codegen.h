@@ -27,8 +27,19 @@ Val fold_loop(FnBuilder& f, llvm::Value* lo, llvm::Value* hi, const Val& init,
 // bools, calls that can fail) keeps them in an array of `lanes`
 // accumulators, combined by the scalar code. Integer + * min max band bor
 // bxor give the same bits in every order: those fold left to right.
+//
+// Where short_chunks_apart holds, `lengths` says which chunks the code is
+// for: those of at least `lanes` elements (the vector) or the shorter ones
+// (the array, one element per lane), each in an entry of its own
+// (jit/kernel_builder.h chunk_entry); elsewhere one code takes any length
+// and `lengths` is not used.
+enum class ChunkLengths { AtLeastLanes, FewerThanLanes };
 Val chunk_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, int lanes,
-                llvm::Value* m, const std::function<Val(llvm::Value*)>& elem);
+                llvm::Value* m, const std::function<Val(llvm::Value*)>& elem, ChunkLengths lengths);
+
+// Whether chunk_total keeps the lanes of `t` under `fn` in one vector, so
+// that chunks shorter than `lanes` take other code (the array).
+bool short_chunks_apart(const Type& t, const Lambda& fn, int lanes, bool checked);
 
 // How many rows (segments) of a fold (foldseg) the main entry folds at once,
 // one per lane: 0 where `fn` reorders exactly (LLVM vectorises along the

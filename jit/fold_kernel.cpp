@@ -64,20 +64,19 @@ void KernelBuilder::fold(const kn::Fold& x) {
     }
     f.finish();
   }
-  {
-    FnBuilder f = entry(code_.chunk, 1);
+  chunk_entry(t, x.f, [&](FnBuilder& f, ChunkLengths lengths) {
     Val sh = load_shape(f, rank);
     Val outer(sh.begin(), sh.end() - 1);
     Value* n = sh.back();
     Value* row = f.b.CreateUDiv(f.begin, n);
     Value* j0 = f.b.CreateSub(f.begin, f.b.CreateMul(row, n));
     Val oix = f.from_linear(outer, row);
-    Val acc = chunk_total(f, t, x.f, false, lanes(t), f.b.CreateSub(f.end, f.begin), [&](Value* q) {
-      return f.apply(x.input.elem, {with(oix, f.b.CreateAdd(j0, q))});
-    });
+    Val acc = chunk_total(
+        f, t, x.f, false, lanes(t), f.b.CreateSub(f.end, f.begin),
+        [&](Value* q) { return f.apply(x.input.elem, {with(oix, f.b.CreateAdd(j0, q))}); },
+        lengths);
     f.store_slots(f.aux, slots::Fold::total(rank), t, acc);
-    f.finish();
-  }
+  });
   combine(x.f, t, false, code_.combine);
 }
 

@@ -123,6 +123,25 @@ int KernelBuilder::lanes(const Type& t) const {
   return fold_lanes(o_.order, t);
 }
 
+void KernelBuilder::chunk_entry(const Type& t, const Lambda& fn,
+                                const std::function<void(FnBuilder&, ChunkLengths)>& body) {
+  int w = lanes(t);
+  std::string short_entry;
+  if (short_chunks_apart(t, fn, w, o_.checked)) {
+    int index;
+    FnBuilder f = entry(index);
+    f.run_once();
+    body(f, ChunkLengths::FewerThanLanes);
+    f.finish();
+    short_entry = entry_name(index);
+  }
+  FnBuilder f = entry(code_.chunk, 1);
+  if (!short_entry.empty())
+    f.delegate_if(f.b.CreateICmpSLT(f.b.CreateSub(f.end, f.begin), f.i64(w)), short_entry);
+  body(f, ChunkLengths::AtLeastLanes);
+  f.finish();
+}
+
 KernelCode generate_kernel_code(const KernelGraph& g, const Kernel& k, const CodegenOptions& o,
                                 const std::string& prefix) {
   KernelCode code;

@@ -13,6 +13,7 @@
 
 #include "jit/codegen.h"
 #include "jit/fn_builder.h"
+#include "jit/fold_codegen.h"
 
 namespace strata::jit {
 
@@ -60,6 +61,14 @@ private:
   void combine(const Lambda& fn, const Type& t, bool swapped, int& index);
   // The lanes of a chunk under the declared order (core/reduction_order.h).
   int lanes(const Type& t) const;
+  // The chunk entry of a fold or scan (part 1, into code_.chunk):
+  // `body(f, lengths)` computes a chunk's total with chunk_total and stores
+  // it. Where short_chunks_apart holds for `t` and `fn`, chunks shorter than
+  // the lanes go to an entry of their own in part 0 that skips the pipeline
+  // (run_once): they are rare (a row's last chunk, tiny orders), and the
+  // vector code alone compiles in about four fifths of the time.
+  void chunk_entry(const Type& t, const Lambda& fn,
+                   const std::function<void(FnBuilder&, ChunkLengths)>& body);
 
   const KernelGraph& g_;
   const Kernel& k_;

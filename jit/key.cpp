@@ -15,8 +15,9 @@ namespace {
 // changes enough that cached objects should not be reused (6-8: the lane path of
 // generates with a `while`, jit/lane_codegen.h; 11: folds and scans in the
 // declared order, jit/fold_codegen.h; 13: libmvec kernels prefer 512-bit vectors;
-// 14: permute's chunk entry, jit/permute_kernel.cpp).
-constexpr const char* kCodegenVersion = "jit-codegen-14";
+// 14: permute's chunk entry, jit/permute_kernel.cpp; 15: short chunks in an entry of
+// their own, jit/kernel_builder.h chunk_entry).
+constexpr const char* kCodegenVersion = "jit-codegen-15";
 
 // The canonical text of a kernel. Expressions are written by `node` below, a
 // compact prefix form with the same content as the printer's (core/printer.h:

@@ -125,20 +125,23 @@ void KernelBuilder::scan(const kn::Scan& x) {
 void KernelBuilder::scan_chunk(const kn::Scan& x, bool right) {
   const Type& t = x.input.type.elem();
   int rank = x.input.type.rank();
-  FnBuilder f = entry(code_.chunk, 1);
-  llvm::IRBuilder<>& b = f.b;
-  Val sh = load_shape(f, rank);
-  Val outer(sh.begin(), sh.end() - 1);
-  Value* n = sh.back();
-  Val oix =
-      f.from_linear(outer, b.CreateLoad(b.getInt64Ty(), f.slot_ptr(f.aux, slots::Scan::row(rank))));
-  Val acc = chunk_total(f, t, x.f, right, lanes(t), b.CreateSub(f.end, f.begin), [&](Value* q) {
-    Value* p = b.CreateAdd(f.begin, q);
-    Value* j = right ? b.CreateSub(b.CreateSub(n, f.i64(1)), p) : p;
-    return f.apply(x.input.elem, {with(oix, j)});
+  chunk_entry(t, x.f, [&](FnBuilder& f, ChunkLengths lengths) {
+    llvm::IRBuilder<>& b = f.b;
+    Val sh = load_shape(f, rank);
+    Val outer(sh.begin(), sh.end() - 1);
+    Value* n = sh.back();
+    Val oix = f.from_linear(
+        outer, b.CreateLoad(b.getInt64Ty(), f.slot_ptr(f.aux, slots::Scan::row(rank))));
+    Val acc = chunk_total(
+        f, t, x.f, right, lanes(t), b.CreateSub(f.end, f.begin),
+        [&](Value* q) {
+          Value* p = b.CreateAdd(f.begin, q);
+          Value* j = right ? b.CreateSub(b.CreateSub(n, f.i64(1)), p) : p;
+          return f.apply(x.input.elem, {with(oix, j)});
+        },
+        lengths);
+    f.store_slots(f.aux, slots::Scan::chunk_total(rank), t, acc);
   });
-  f.store_slots(f.aux, slots::Scan::chunk_total(rank), t, acc);
-  f.finish();
 }
 
 // ------------------------------------------------------------ host
