@@ -29,6 +29,7 @@ using namespace host;
 // fold rows [begin, end), each left to right; the chunk [begin, end) of
 // positions in one row (slots::Fold).
 void KernelBuilder::fold(const kn::Fold& x) {
+  run_once_part_ = 2;
   closed_parts(x.input);
   if (x.seed) closed(*x.seed);
   const Type& t = x.input.type.elem();

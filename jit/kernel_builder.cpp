@@ -60,7 +60,7 @@ FnBuilder KernelBuilder::entry(int& index, int part) {
 void KernelBuilder::closed(const Exp& e) {
   if (code_.closed.count(&e)) return;
   int index;
-  FnBuilder f = entry(index);
+  FnBuilder f = entry(index, run_once_part_);
   f.run_once();
   f.store_slots(f.aux, 0, e.type, f.exp(e));
   f.finish();
@@ -109,7 +109,7 @@ Val KernelBuilder::load_shape(FnBuilder& f, int rank) {
 }
 
 void KernelBuilder::combine(const Lambda& fn, const Type& t, bool swapped, int& index) {
-  FnBuilder f = entry(index);
+  FnBuilder f = entry(index, run_once_part_);
   f.run_once();
   using slots::Combine;
   Val acc = f.load_slots(f.aux, Combine::accumulator, t);
@@ -129,7 +129,7 @@ void KernelBuilder::chunk_entry(const Type& t, const Lambda& fn,
   std::string short_entry;
   if (short_chunks_apart(t, fn, w, o_.checked)) {
     int index;
-    FnBuilder f = entry(index);
+    FnBuilder f = entry(index, run_once_part_);
     f.run_once();
     body(f, ChunkLengths::FewerThanLanes);
     f.finish();

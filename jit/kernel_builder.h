@@ -38,7 +38,8 @@ private:
   // The module of part `part`, made on first use. Part 0 holds the entries
   // the host calls first; a second loop nest that is as large (a fold's chunk
   // entry, a stencil's edge runs) goes in part 1, compiled at the same time on
-  // another thread.
+  // another thread; where both are loop nests, the run-once entries go in
+  // part 2 (run_once_part_).
   llvm::Module& mod(int part);
   std::string entry_name(int index) const { return code_.prefix + "_" + std::to_string(index); }
   // ModulePart::dump_name of part `part`.
@@ -64,7 +65,7 @@ private:
   // The chunk entry of a fold or scan (part 1, into code_.chunk):
   // `body(f, lengths)` computes a chunk's total with chunk_total and stores
   // it. Where short_chunks_apart holds for `t` and `fn`, chunks shorter than
-  // the lanes go to an entry of their own in part 0 that skips the pipeline
+  // the lanes go to an entry of their own that skips the pipeline
   // (run_once): they are rare (a row's last chunk, tiny orders), and the
   // vector code alone compiles in about four fifths of the time.
   void chunk_entry(const Type& t, const Lambda& fn,
@@ -74,6 +75,10 @@ private:
   const Kernel& k_;
   const CodegenOptions& o_;
   KernelCode& code_;
+  // Where the run-once entries go: part 0, or part 2 for the kinds whose
+  // parts 0 and 1 both hold a loop nest (folds, scans), so that neither of
+  // those waits for them.
+  int run_once_part_ = 0;
 };
 
 } // namespace strata::jit

@@ -31,6 +31,7 @@ using namespace host;
 // scan positions [begin, end) of one row: aux = shape (R), row, write flag,
 // has-accumulator flag, accumulator (L) — read at the start, written at the end.
 void KernelBuilder::scan(const kn::Scan& x) {
+  run_once_part_ = 2;
   closed_parts(x.input);
   if (x.seed) closed(*x.seed);
   const Type& t = x.input.type.elem();

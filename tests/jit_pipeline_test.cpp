@@ -80,12 +80,14 @@ jit::ColdCompile compile_first_kernel(const std::string& program, int& entries) 
 }
 
 // Kernels with two loop nests compile in two parts (at the same time, each
-// an object); others in one. Closed expressions and combines are optnone.
-TEST(JitPipeline, FoldsAndStencilsCompileInTwoParts) {
+// an object); others in one. Closed expressions and combines are optnone,
+// in a third part of their own for folds and scans.
+TEST(JitPipeline, FoldsAndStencilsCompileInParts) {
   int entries = 0;
   jit::ColdCompile fold = compile_first_kernel(
       "(program ((xs (array f32 1))) (fold (lambda ((a f32) (b f32)) (+ a b)) 0f32 xs))", entries);
-  EXPECT_EQ(fold.parts, 2u);
+  EXPECT_EQ(fold.parts, 3u);
+  EXPECT_EQ(entries, 6); // closed shape and seed, rows, short chunks, chunks, combine
   EXPECT_GT(fold.object_bytes, 0u);
   EXPECT_GT(fold.optimise_ms + fold.emit_ms, 0.0);
   jit::ColdCompile stencil = compile_first_kernel(
@@ -104,6 +106,13 @@ TEST(JitPipeline, FoldsAndStencilsCompileInTwoParts) {
   for (size_t at = ir.find("optnone"); at != std::string::npos; at = ir.find("optnone", at + 1))
     ++optnone;
   EXPECT_GT(optnone, 0u) << ir; // the combine and the closed seed/shape
+  // An integer max folds each chunk left to right (one code for any length);
+  // a float sum's chunk entry keeps only the vector code and calls the
+  // short chunks' entry (optnone) for chunks shorter than its lanes.
+  EXPECT_EQ(ir.find("call i32 @strata_test_ir_"), std::string::npos) << ir;
+  std::string sum = optimised_ir_of(
+      "(program ((xs (array f32 1))) (fold (lambda ((a f32) (b f32)) (+ a b)) 0f32 xs))");
+  EXPECT_NE(sum.find("call i32 @strata_test_ir_"), std::string::npos) << sum;
 }
 
 } // namespace
