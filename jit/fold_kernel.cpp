@@ -29,10 +29,10 @@ using namespace host;
 // fold rows [begin, end), each left to right; the chunk [begin, end) of
 // positions in one row (slots::Fold).
 void KernelBuilder::fold(const kn::Fold& x) {
-  run_once_part_ = 2;
+  const Type& t = x.input.type.elem();
+  run_once_part_ = run_once_part(t, x.f);
   closed_parts(x.input);
   if (x.seed) closed(*x.seed);
-  const Type& t = x.input.type.elem();
   int rank = x.input.type.rank();
   int out = k_.outputs[0];
   {

@@ -123,6 +123,10 @@ int KernelBuilder::lanes(const Type& t) const {
   return fold_lanes(o_.order, t);
 }
 
+int KernelBuilder::run_once_part(const Type& t, const Lambda& fn) const {
+  return short_chunks_apart(t, fn, lanes(t), o_.checked) ? 2 : 0;
+}
+
 void KernelBuilder::chunk_entry(const Type& t, const Lambda& fn,
                                 const std::function<void(FnBuilder&, ChunkLengths)>& body) {
   int w = lanes(t);

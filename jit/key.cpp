@@ -16,7 +16,8 @@ namespace {
 // generates with a `while`, jit/lane_codegen.h; 11: folds and scans in the
 // declared order, jit/fold_codegen.h; 13: libmvec kernels prefer 512-bit vectors;
 // 14: permute's chunk entry, jit/permute_kernel.cpp; 15: short chunks in an entry of
-// their own, jit/kernel_builder.h chunk_entry; a fold's or scan's run-once entries in part 2).
+// their own, jit/kernel_builder.h chunk_entry, and their folds' and scans' run-once entries
+// in part 2).
 constexpr const char* kCodegenVersion = "jit-codegen-15";
 
 // The canonical text of a kernel. Expressions are written by `node` below, a

@@ -31,10 +31,10 @@ using namespace host;
 // scan positions [begin, end) of one row: aux = shape (R), row, write flag,
 // has-accumulator flag, accumulator (L) — read at the start, written at the end.
 void KernelBuilder::scan(const kn::Scan& x) {
-  run_once_part_ = 2;
+  const Type& t = x.input.type.elem();
+  run_once_part_ = run_once_part(t, x.f);
   closed_parts(x.input);
   if (x.seed) closed(*x.seed);
-  const Type& t = x.input.type.elem();
   int rank = x.input.type.rank();
   bool right = x.kind == ac::ScanKind::Scanr || x.kind == ac::ScanKind::Scanr1;
   int out = k_.outputs[0];

@@ -81,13 +81,18 @@ jit::ColdCompile compile_first_kernel(const std::string& program, int& entries) 
 
 // Kernels with two loop nests compile in two parts (at the same time, each
 // an object); others in one. Closed expressions and combines are optnone,
-// in a third part of their own for folds and scans.
+// in a third part of their own for float folds and scans.
 TEST(JitPipeline, FoldsAndStencilsCompileInParts) {
   int entries = 0;
   jit::ColdCompile fold = compile_first_kernel(
       "(program ((xs (array f32 1))) (fold (lambda ((a f32) (b f32)) (+ a b)) 0f32 xs))", entries);
   EXPECT_EQ(fold.parts, 3u);
   EXPECT_EQ(entries, 6); // closed shape and seed, rows, short chunks, chunks, combine
+  jit::ColdCompile max = compile_first_kernel(
+      "(program ((xs (array i32 1))) (fold (lambda ((a i32) (b i32)) (max a b)) 0i32 xs))",
+      entries);
+  EXPECT_EQ(max.parts, 2u); // one code for any chunk: the run-once entries in part 0
+  EXPECT_EQ(entries, 5);
   EXPECT_GT(fold.object_bytes, 0u);
   EXPECT_GT(fold.optimise_ms + fold.emit_ms, 0.0);
   jit::ColdCompile stencil = compile_first_kernel(
