@@ -16,6 +16,7 @@ packages=(
   openmpi-bin libopenmpi-dev
   llvm-19-dev libzstd-dev lld-19
   graphviz
+  valgrind
 )
 
 missing=()
