@@ -68,13 +68,19 @@ void FnBuilder::run_once() {
 }
 
 void FnBuilder::delegate_if(llvm::Value* cond, const std::string& callee) {
-  llvm::FunctionCallee target = mod.getOrInsertFunction(callee, fn->getFunctionType());
-  llvm::BasicBlock* call = llvm::BasicBlock::Create(ctx, "delegate", fn);
   llvm::BasicBlock* here = llvm::BasicBlock::Create(ctx, "own", fn);
-  b.CreateCondBr(cond, call, here);
-  b.SetInsertPoint(call);
-  b.CreateRet(b.CreateCall(target, {arrays, error, begin, end, aux}));
+  b.CreateCondBr(cond, delegate_block(callee), here);
   b.SetInsertPoint(here);
+}
+
+llvm::BasicBlock* FnBuilder::delegate_block(const std::string& callee) {
+  llvm::BasicBlock*& call = delegates_[callee];
+  if (call) return call;
+  llvm::FunctionCallee target = mod.getOrInsertFunction(callee, fn->getFunctionType());
+  call = llvm::BasicBlock::Create(ctx, "delegate", fn);
+  llvm::IRBuilder<> cb(call);
+  cb.CreateRet(cb.CreateCall(target, {arrays, error, begin, end, aux}));
+  return call;
 }
 
 llvm::Value* FnBuilder::leaf_ptr(int array, size_t leaf) {

@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -83,6 +84,21 @@ template <class Eval> Val concat_leaves(const std::vector<ExpPtr>& parts, Eval&&
 // (proj tuple i) `e` from the tuple's leaves.
 Val proj_leaves(const ex::Proj& p, const Exp& e, const Val& tuple);
 
+// Reads checked once per chunk instead of once per element
+// (jit/chunk_reads.cpp): set by a float fold's or scan's vector chunk code
+// (jit/fold_codegen.cpp) around its elements, so that the loop over them has
+// no branch per element for such reads.
+struct ChunkReads {
+  std::string callee;                 // the entry that runs the same chunk with every check
+  llvm::Value* q = nullptr;           // the element's position in the chunk, in [0, m)
+  llvm::Value* m = nullptr;           // the chunk's length
+  std::set<llvm::BasicBlock*> before; // blocks made before the chunk's loops
+  // Where the checks go, before the chunk's loops (a block without its
+  // branch yet), and whether one fails (null: no check).
+  llvm::BasicBlock* checks = nullptr;
+  llvm::Value* fails = nullptr;
+};
+
 class FnBuilder {
 public:
   FnBuilder(llvm::Module& m, const KernelGraph& g, KernelCode& code, bool checked,
@@ -110,6 +126,9 @@ public:
   // (of the same kernel, in any part: the LLJIT links the parts) returns
   // for the same arguments.
   void delegate_if(llvm::Value* cond, const std::string& callee);
+  // A block that returns what entry `callee` returns for the same arguments
+  // (one per callee).
+  llvm::BasicBlock* delegate_block(const std::string& callee);
 
   llvm::Value* i64(int64_t v) { return b.getInt64(uint64_t(v)); }
   // Loaded once in the prologue.
@@ -129,6 +148,16 @@ public:
 
   // Fails the check `site` (writing `payload`, each an i64 or narrower) when `cond` holds.
   void fail_if(llvm::Value* cond, Site site, const std::vector<llvm::Value*>& payload);
+
+  // While chunk_reads->q is set, a read outside any branch of the element
+  // code whose index is affine in q checks the whole chunk at once:
+  // check_per_chunk adds to chunk_reads->checks the test of index < bound
+  // (unsigned, each component) for every q in [0, m), ORed into `fails`, on
+  // which the chunk code branches to `callee` before any element is computed
+  // (the callee raises the first error in element order). False: not such a
+  // read, to be checked per element.
+  std::optional<ChunkReads> chunk_reads;
+  bool check_per_chunk(const Val& index, const Val& bounds);
 
   // Scalar code.
   Val exp(const Exp& e);
@@ -159,7 +188,9 @@ private:
   std::map<std::pair<int, size_t>, llvm::Value*> leaf_ptrs_;
   std::map<std::pair<int, int>, llvm::Value*> extents_;
   std::map<int, llvm::Value*> sizes_;
+  std::map<std::string, llvm::BasicBlock*> delegates_;
   Scope scope_;
+  int branches_ = 0; // depth of element code that runs conditionally (if, while, and/or)
 
   template <class T> Val form(const T& n, const Exp& e);
   Val prim(const ex::PrimApp& p, const Exp& e);

@@ -49,47 +49,39 @@ private:
   }
 };
 
-// The lanes in an array: any element type and combiner. `short_chunk`: m <
-// lanes, so each lane takes one element (lane k element k): one loop, neither
-// vectorised nor unrolled (it only cost compile time: the group loop's
-// inner loop was unswitched on "group 0" and both copies vectorised).
+// The lanes in an array: any element type and combiner.
 Val array_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, int lanes, Value* m,
-                const std::function<Val(Value*)>& elem, bool short_chunk = false) {
+                const std::function<Val(Value*)>& elem) {
   llvm::IRBuilder<>& b = f.b;
   LaneArray acc(f, t, lanes);
   Value* width = f.i64(lanes);
   Value* used = b.CreateSelect(b.CreateICmpSLT(m, width), m, width);
-  if (short_chunk) {
-    f.for_range(
-        f.i64(0), m, [&](Value* k) { acc.store(k, elem(k)); }, false);
-  } else {
-    // Group g (the last may be short): lane k takes element g * lanes + k,
-    // group 0 starts the lanes. One copy of the element code.
-    Value* groups = b.CreateUDiv(b.CreateAdd(m, f.i64(lanes - 1)), width);
-    f.for_range(
-        f.i64(0), groups,
-        [&](Value* g) {
-          Value* first = b.CreateMul(g, width);
-          Value* left = b.CreateSub(m, first);
-          Value* count = b.CreateSelect(b.CreateICmpSLT(left, width), left, width);
-          Value* starts = b.CreateICmpEQ(g, f.i64(0));
-          f.for_range(f.i64(0), count, [&](Value* k) {
-            Val x = elem(b.CreateAdd(first, k));
-            llvm::BasicBlock* start = llvm::BasicBlock::Create(f.ctx, "lane_start", f.fn);
-            llvm::BasicBlock* fold = llvm::BasicBlock::Create(f.ctx, "lane_fold", f.fn);
-            llvm::BasicBlock* next = llvm::BasicBlock::Create(f.ctx, "lane_next", f.fn);
-            b.CreateCondBr(starts, start, fold);
-            b.SetInsertPoint(start);
-            acc.store(k, x);
-            b.CreateBr(next);
-            b.SetInsertPoint(fold);
-            acc.store(k, combine(f, fn, swapped, acc.load(k), x));
-            b.CreateBr(next);
-            b.SetInsertPoint(next);
-          });
-        },
-        false);
-  }
+  // Group g (the last may be short): lane k takes element g * lanes + k,
+  // group 0 starts the lanes. One copy of the element code.
+  Value* groups = b.CreateUDiv(b.CreateAdd(m, f.i64(lanes - 1)), width);
+  f.for_range(
+      f.i64(0), groups,
+      [&](Value* g) {
+        Value* first = b.CreateMul(g, width);
+        Value* left = b.CreateSub(m, first);
+        Value* count = b.CreateSelect(b.CreateICmpSLT(left, width), left, width);
+        Value* starts = b.CreateICmpEQ(g, f.i64(0));
+        f.for_range(f.i64(0), count, [&](Value* k) {
+          Val x = elem(b.CreateAdd(first, k));
+          llvm::BasicBlock* start = llvm::BasicBlock::Create(f.ctx, "lane_start", f.fn);
+          llvm::BasicBlock* fold = llvm::BasicBlock::Create(f.ctx, "lane_fold", f.fn);
+          llvm::BasicBlock* next = llvm::BasicBlock::Create(f.ctx, "lane_next", f.fn);
+          b.CreateCondBr(starts, start, fold);
+          b.SetInsertPoint(start);
+          acc.store(k, x);
+          b.CreateBr(next);
+          b.SetInsertPoint(fold);
+          acc.store(k, combine(f, fn, swapped, acc.load(k), x));
+          b.CreateBr(next);
+          b.SetInsertPoint(next);
+        });
+      },
+      false);
   // The halves: while count > 1, lane k (k < half) takes lane rest + k.
   llvm::BasicBlock* pre = b.GetInsertBlock();
   llvm::BasicBlock* level = llvm::BasicBlock::Create(f.ctx, "lane_tree", f.fn);
@@ -144,6 +136,19 @@ Val vector_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, in
     iota[l] = l;
   Value* lane = llvm::ConstantDataVector::get(f.ctx, iota);
   Value* blocks = b.CreateUDiv(b.CreateAdd(m, f.i64(block - 1)), f.i64(block));
+  // Reads at positions affine in the element's are checked once per chunk
+  // (jit/chunk_reads.cpp), in blocks ahead of the loops: what is made from
+  // here on may depend on the element.
+  llvm::BasicBlock* loops = nullptr;
+  if (f.chunk_reads) {
+    f.chunk_reads->m = m;
+    for (llvm::BasicBlock& bb : *f.fn)
+      f.chunk_reads->before.insert(&bb);
+    f.chunk_reads->checks = llvm::BasicBlock::Create(f.ctx, "chunk_checks", f.fn);
+    loops = llvm::BasicBlock::Create(f.ctx, "chunk_loops", f.fn);
+    b.CreateBr(f.chunk_reads->checks);
+    b.SetInsertPoint(loops);
+  }
   // Group 0 starts the lanes (the first combine, with zeros, is never
   // selected); the last group may be short: lanes [0, left) take it.
   Value* acc = fold_loop(
@@ -152,7 +157,10 @@ Val vector_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, in
         Value* left = b.CreateSub(m, start);
         Value* count = b.CreateSelect(b.CreateICmpSLT(left, f.i64(block)), left, f.i64(block));
         f.for_range(f.i64(0), count, [&](Value* i) {
-          b.CreateStore(elem(b.CreateAdd(start, i))[0], b.CreateInBoundsGEP(et, buf, i));
+          Value* q = b.CreateAdd(start, i);
+          if (f.chunk_reads) f.chunk_reads->q = q;
+          b.CreateStore(elem(q)[0], b.CreateInBoundsGEP(et, buf, i));
+          if (f.chunk_reads) f.chunk_reads->q = nullptr;
         });
         Value* full = b.CreateUDiv(count, width);
         Value* acc = fold_loop(f, f.i64(0), full, a, [&](const Val& a2, Value* g) {
@@ -176,6 +184,13 @@ Val vector_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, in
         v->addIncoming(taken, tail_end);
         return Val{v};
       })[0];
+  if (f.chunk_reads) {
+    llvm::IRBuilder<> cb(f.chunk_reads->checks);
+    if (f.chunk_reads->fails)
+      cb.CreateCondBr(f.chunk_reads->fails, f.delegate_block(f.chunk_reads->callee), loops);
+    else
+      cb.CreateBr(loops);
+  }
   // The halves: lanes is a power of two, so no lane waits.
   Value* cur = acc;
   for (int w = lanes / 2; w >= 1; w /= 2) {
@@ -326,7 +341,7 @@ Val chunk_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, int
   if (!short_chunks_apart(t, fn, lanes, f.checked))
     return array_total(f, t, fn, swapped, lanes, m, elem);
   if (lengths == ChunkLengths::AtLeastLanes) return vector_total(f, t, fn, swapped, lanes, m, elem);
-  return array_total(f, t, fn, swapped, lanes, m, elem, true);
+  return array_total(f, t, fn, swapped, lanes, m, elem);
 }
 
 void foldseg_units_in_lanes(FnBuilder& f, const Lambda& elem, const Lambda& fn, const Type& t,

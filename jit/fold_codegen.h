@@ -29,11 +29,14 @@ Val fold_loop(FnBuilder& f, llvm::Value* lo, llvm::Value* hi, const Val& init,
 // bxor give the same bits in every order: those fold left to right.
 //
 // Where short_chunks_apart holds, `lengths` says which chunks the code is
-// for: those of at least `lanes` elements (the vector) or the shorter ones
-// (the array, one element per lane), each in an entry of its own
-// (jit/kernel_builder.h chunk_entry); elsewhere one code takes any length
-// and `lengths` is not used.
-enum class ChunkLengths { AtLeastLanes, FewerThanLanes };
+// for, each in an entry of its own (jit/kernel_builder.h chunk_entry): those
+// of at least `lanes` elements (the vector, whose reads at positions affine
+// in the element's are checked once per chunk: f.chunk_reads,
+// jit/chunk_reads.cpp), or any chunk (the array, every check per element:
+// the chunks shorter than the lanes, and those in which a read checked once
+// per chunk fails). Elsewhere one code takes any length and `lengths` is
+// not used.
+enum class ChunkLengths { AtLeastLanes, Any };
 Val chunk_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, int lanes,
                 llvm::Value* m, const std::function<Val(llvm::Value*)>& elem, ChunkLengths lengths);
 

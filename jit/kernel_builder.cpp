@@ -135,13 +135,16 @@ void KernelBuilder::chunk_entry(const Type& t, const Lambda& fn,
     int index;
     FnBuilder f = entry(index, run_once_part_);
     f.run_once();
-    body(f, ChunkLengths::FewerThanLanes);
+    body(f, ChunkLengths::Any);
     f.finish();
     short_entry = entry_name(index);
   }
   FnBuilder f = entry(code_.chunk, 1);
-  if (!short_entry.empty())
+  if (!short_entry.empty()) {
     f.delegate_if(f.b.CreateICmpSLT(f.b.CreateSub(f.end, f.begin), f.i64(w)), short_entry);
+    f.chunk_reads.emplace();
+    f.chunk_reads->callee = short_entry;
+  }
   body(f, ChunkLengths::AtLeastLanes);
   f.finish();
 }

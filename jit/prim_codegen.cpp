@@ -20,7 +20,9 @@ Val FnBuilder::short_circuit(const ex::PrimApp& p) {
   else
     b.CreateCondBr(a, join, rhs);
   b.SetInsertPoint(rhs);
+  ++branches_;
   Value* r = exp(*p.args[1])[0];
+  --branches_;
   llvm::BasicBlock* rhs_end = b.GetInsertBlock();
   b.CreateBr(join);
   b.SetInsertPoint(join);

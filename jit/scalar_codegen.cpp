@@ -57,6 +57,7 @@ template <> Val FnBuilder::form(const ex::If& i, const Exp&) {
   llvm::BasicBlock* no = llvm::BasicBlock::Create(ctx, "else", fn);
   llvm::BasicBlock* join = llvm::BasicBlock::Create(ctx, "join", fn);
   b.CreateCondBr(c, yes, no);
+  ++branches_;
   b.SetInsertPoint(yes);
   Val t = exp(*i.then_branch);
   llvm::BasicBlock* yes_end = b.GetInsertBlock();
@@ -64,6 +65,7 @@ template <> Val FnBuilder::form(const ex::If& i, const Exp&) {
   b.SetInsertPoint(no);
   Val f = exp(*i.else_branch);
   llvm::BasicBlock* no_end = b.GetInsertBlock();
+  --branches_;
   b.CreateBr(join);
   b.SetInsertPoint(join);
   Val out;
@@ -103,6 +105,7 @@ template <> Val FnBuilder::form(const ex::While& w, const Exp&) {
   llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx, "while_done", fn);
   b.CreateBr(head);
   b.SetInsertPoint(head);
+  ++branches_; // the condition and step run as often as the state says
   std::vector<llvm::PHINode*> phis;
   Val state;
   for (Value* v : init) {
@@ -118,6 +121,7 @@ template <> Val FnBuilder::form(const ex::While& w, const Exp&) {
     phis[l]->addIncoming(next[l], b.GetInsertBlock());
   b.CreateBr(head);
   b.SetInsertPoint(done);
+  --branches_;
   return state;
 }
 
@@ -140,7 +144,7 @@ template <> Val FnBuilder::form(const ex::Read& r, const Exp& e) {
   const Type& t = graph.arrays[size_t(id)].type;
   Val ix = exp(*r.index);
   Val sh = shape(id, t.rank());
-  if (checked && !ix.empty()) {
+  if (checked && !ix.empty() && !check_per_chunk(ix, sh)) {
     Value* bad = b.getFalse();
     for (size_t k = 0; k < ix.size(); ++k)
       bad = b.CreateOr(bad, b.CreateICmpUGE(ix[k], sh[k])); // negative: huge unsigned
@@ -156,7 +160,7 @@ template <> Val FnBuilder::form(const ex::Read& r, const Exp& e) {
 template <> Val FnBuilder::form(const ex::LinearRead& r, const Exp& e) {
   int id = array_id(*r.array);
   Value* i = exp(*r.index)[0];
-  if (checked) {
+  if (checked && !check_per_chunk({i}, {size(id)})) {
     Site s{Site::Kind::LinearRead, e.loc};
     s.array_id = id;
     describe_site(s, e, graph);

@@ -120,6 +120,34 @@ TEST(JitPipeline, FoldsAndStencilsCompileInParts) {
   EXPECT_NE(sum.find("call i32 @strata_test_ir_"), std::string::npos) << sum;
 }
 
+// The function of optimised `ir` that calls another entry of its kernel (a
+// float fold's or scan's chunk entry, which hands chunks to its array entry).
+std::string calling_entry(const std::string& ir) {
+  size_t call = ir.find("call i32 @strata_test_ir_");
+  if (call == std::string::npos) return "";
+  size_t start = ir.rfind("\ndefine ", call);
+  size_t end = ir.find("\n}", call);
+  return ir.substr(start, end - start);
+}
+
+// A float fold's chunk entry checks reads at positions affine in the
+// element's once per chunk, ahead of its loops (jit/chunk_reads.cpp): with
+// only such reads (a dot product's two) it writes no error of its own; a
+// read at 2 * j keeps its check per element (it writes the error slot,
+// argument %1, where it fails).
+TEST(JitPipeline, ChunkEntriesCheckAffineReadsOncePerChunk) {
+  std::string dot = calling_entry(optimised_ir_of(
+      "(program ((xs (array f32 1)) (ys (array f32 1))) (fold (lambda ((a f32) (b f32)) (+ a b)) "
+      "0f32 (zipwith (lambda ((x f32) (y f32)) (* x y)) xs ys)))"));
+  ASSERT_FALSE(dot.empty());
+  EXPECT_EQ(dot.find(", ptr %1, align"), std::string::npos) << dot;
+  std::string strided = calling_entry(optimised_ir_of(
+      "(program ((xs (array f32 1))) (fold (lambda ((a f32) (b f32)) (+ a b)) 0f32 (generate (ix "
+      "(quot (size xs) 2)) (lambda ((i (ix 1))) (! xs (ix (* (proj 0 i) 2)))))))"));
+  ASSERT_FALSE(strided.empty());
+  EXPECT_NE(strided.find(", ptr %1, align"), std::string::npos) << strided;
+}
+
 } // namespace
 } // namespace strata::test
 

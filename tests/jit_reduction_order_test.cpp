@@ -7,7 +7,9 @@
 // under small() on rows of 0 to 40 elements, and canonical().
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <map>
+#include <optional>
 #include <random>
 
 #include "jit/engine.h"
@@ -215,6 +217,94 @@ TEST(JitReductionOrder, ScansRunSmallOrdersOnShortRows) {
   shapes.push_back({3, 7});
   check_scans(ReductionOrder::small(), shapes);
   check_scans(ReductionOrder{5, 7, 5, 7, 16}, {{23}, {50}});
+}
+
+// The same outcome as the interpreter under `order`, fused and unfused: the
+// results bitwise, or an error of the same kind and headline.
+void expect_same_outcome(const std::string& text, const std::vector<Array>& in,
+                         const ReductionOrder& order) {
+  Program p = parse_and_check(text);
+  InterpreterOptions io;
+  io.order = order;
+  std::optional<Error> want_error;
+  std::vector<Array> want;
+  try {
+    want = interpret(p, in, io);
+  } catch (const Error& e) {
+    want_error = e;
+  }
+  for (bool fused : {true, false}) {
+    SCOPED_TRACE(std::string(fused ? "fused\n" : "unfused\n") + text);
+    CompileOptions co;
+    co.fusion = fused;
+    co.order = order;
+    std::unique_ptr<Executable> exe = jit_engine().compile(p, co);
+    try {
+      std::vector<Array> got = exe->run(in);
+      ASSERT_FALSE(want_error) << "the interpreter raised " << want_error->headline();
+      ASSERT_EQ(got.size(), want.size());
+      for (size_t i = 0; i < got.size(); ++i)
+        EXPECT_TRUE(identical(got[i], want[i])) << "result " << i;
+    } catch (const Error& e) {
+      ASSERT_TRUE(want_error) << "the jit raised " << e.headline();
+      EXPECT_EQ(e.kind(), want_error->kind());
+      EXPECT_EQ(e.headline(), want_error->headline());
+    }
+  }
+}
+
+// Reads at positions affine in the element's (c * j + r, c in -1 0 1) are
+// checked once per chunk by a float fold's or scan's vector chunk code
+// (jit/chunk_reads.cpp): in range, the sums are the interpreter's; where one
+// fails, in any chunk, at its first or last element or behind an earlier
+// element's failing read that is checked per element, the error is the
+// interpreter's (the first in element order); a read behind an `if` keeps
+// its check per element. Chunks of 600 f32 elements, 8 lanes: two blocks of
+// the vector code per chunk, three chunks per row of 1500.
+TEST(JitReductionOrder, ReadsCheckedOncePerChunkRaiseTheFirstError) {
+  const ReductionOrder order{64, 600, 64, 600, 32};
+  const std::string head = "(program ((xs (array f32 1)) (m (array f32 2)))\n";
+  using Make = std::function<std::string(const std::string&, const std::string&)>;
+  Make fold = [&](const std::string& extent, const std::string& elem) {
+    return head + "(fold (lambda ((a f32) (b f32)) (+ a b)) 0.5f32 (generate (ix " + extent +
+           ") (lambda ((i (ix 1))) (let ((j (proj 0 i))) " + elem + ")))))";
+  };
+  Make scan = [&](const std::string& extent, const std::string& elem) {
+    return head + "(scanl (lambda ((a f32) (b f32)) (+ a b)) 0.5f32 (generate (ix " + extent +
+           ") (lambda ((i (ix 1))) (let ((j (proj 0 i))) " + elem + ")))))";
+  };
+  std::vector<std::string> texts;
+  for (const Make& make : {fold, scan}) {
+    // In range: shifted, reversed, a fixed element, a sum of two reads.
+    texts.push_back(make("(- (size xs) 3)", "(! xs (ix (+ j 3)))"));
+    texts.push_back(make("(size xs)", "(! xs (ix (- (- (size xs) 1) j)))"));
+    texts.push_back(make("(size xs)", "(* (! xs (ix 7)) (! xs (ix j)))"));
+    // Out of range at the last element (last chunk), at the first (index
+    // -1), everywhere (a fixed index), and reversed past the start.
+    texts.push_back(make("(size xs)", "(! xs (ix (+ j 1)))"));
+    texts.push_back(make("(size xs)", "(! xs (ix (- j 1)))"));
+    texts.push_back(make("(size xs)", "(! xs (ix (size xs)))"));
+    texts.push_back(make("(+ (size xs) 40)", "(! xs (ix (- (- (size xs) 1) j)))"));
+    // A read checked per element (j * 2) fails first, at j = 750 (the
+    // second chunk), before the affine read (j + 5) fails at j = 1495.
+    texts.push_back(make("(size xs)", "(+ (! xs (ix (+ j 5))) (! xs (ix (* j 2))))"));
+    // Behind an `if`: only the elements it takes read, none out of range.
+    texts.push_back(make("(size xs)", "(if (< (+ j 7) (size xs)) (! xs (ix (+ j 7))) 0.25f32)"));
+    // !! and a rank-2 read: row 1 of m, shifted.
+    texts.push_back(make("(- (size xs) 2)", "(!! xs (+ j 2))"));
+    texts.push_back(make("(size xs)", "(!! xs (+ j 2))"));
+    texts.push_back(make("(- (size xs) 1)", "(! m (ix 1 (+ j 1)))"));
+    texts.push_back(make("(size xs)", "(! m (ix 1 (+ j 1)))"));
+    texts.push_back(make("(size xs)", "(! m (ix 2 j))"));
+  }
+  std::vector<float> xs(1500), m(3000);
+  for (size_t k = 0; k < xs.size(); ++k)
+    xs[k] = 0.5f + float(k % 13) / 7.0f;
+  for (size_t k = 0; k < m.size(); ++k)
+    m[k] = 1.0f - float(k % 11) / 5.0f;
+  std::vector<Array> in = {array_of(xs, {1500}), array_of(m, {2, 1500})};
+  for (const std::string& text : texts)
+    expect_same_outcome(text, in, order);
 }
 
 TEST(JitReductionOrder, ScansRunTheCanonicalOrder) {
