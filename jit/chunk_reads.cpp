@@ -71,9 +71,10 @@ bool FnBuilder::check_per_chunk(const Val& index, const Val& bounds) {
   llvm::IRBuilder<> cb(c.checks);
   Value* last = cb.CreateSub(c.m, i64(1));
   for (size_t k = 0; k < index.size(); ++k) {
-    Value* r = i64(0);
+    Value* r = nullptr; // the sum of the terms
     for (auto [sign, term] : parts[k].terms)
-      r = sign > 0 ? (r == i64(0) ? term : cb.CreateAdd(r, term)) : cb.CreateSub(r, term);
+      r = sign > 0 ? (r ? cb.CreateAdd(r, term) : term) : cb.CreateSub(r ? r : i64(0), term);
+    if (!r) r = i64(0);
     Value* top = r;
     if (parts[k].coeff != 0) {
       Value* far = parts[k].coeff > 0 ? cb.CreateAdd(r, last) : cb.CreateSub(r, last);
@@ -83,6 +84,32 @@ bool FnBuilder::check_per_chunk(const Val& index, const Val& bounds) {
     c.fails = c.fails ? cb.CreateOr(c.fails, bad) : bad;
   }
   return true;
+}
+
+void FnBuilder::open_chunk_checks(llvm::Value* m) {
+  if (!chunk_reads) return;
+  ChunkReads& c = *chunk_reads;
+  c.m = m;
+  for (llvm::BasicBlock& bb : *fn)
+    c.before.insert(&bb);
+  c.checks = llvm::BasicBlock::Create(ctx, "chunk_checks", fn);
+  c.loops = llvm::BasicBlock::Create(ctx, "chunk_loops", fn);
+  b.CreateBr(c.checks);
+  b.SetInsertPoint(c.loops);
+}
+
+void FnBuilder::chunk_element(llvm::Value* q) {
+  if (chunk_reads) chunk_reads->q = q;
+}
+
+void FnBuilder::close_chunk_checks() {
+  if (!chunk_reads) return;
+  ChunkReads& c = *chunk_reads;
+  llvm::IRBuilder<> cb(c.checks);
+  if (c.fails)
+    cb.CreateCondBr(c.fails, delegate_block(c.callee), c.loops);
+  else
+    cb.CreateBr(c.loops);
 }
 
 } // namespace strata::jit

@@ -94,9 +94,10 @@ struct ChunkReads {
   llvm::Value* m = nullptr;           // the chunk's length
   std::set<llvm::BasicBlock*> before; // blocks made before the chunk's loops
   // Where the checks go, before the chunk's loops (a block without its
-  // branch yet), and whether one fails (null: no check).
+  // branch yet), whether one fails (null: no check), and the loops' first block.
   llvm::BasicBlock* checks = nullptr;
   llvm::Value* fails = nullptr;
+  llvm::BasicBlock* loops = nullptr;
 };
 
 class FnBuilder {
@@ -158,6 +159,14 @@ public:
   // read, to be checked per element.
   std::optional<ChunkReads> chunk_reads;
   bool check_per_chunk(const Val& index, const Val& bounds);
+  // Where chunk_reads is set (else nothing): open_chunk_checks starts the
+  // checks' block ahead of a chunk of m elements and goes on in a new block,
+  // made after every value the checks may use; chunk_element(q) names the
+  // element whose code follows (null: none); close_chunk_checks ends the
+  // checks' block with its branch to `callee` or on to the loops.
+  void open_chunk_checks(llvm::Value* m);
+  void chunk_element(llvm::Value* q);
+  void close_chunk_checks();
 
   // Scalar code.
   Val exp(const Exp& e);

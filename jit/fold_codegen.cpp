@@ -136,19 +136,9 @@ Val vector_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, in
     iota[l] = l;
   Value* lane = llvm::ConstantDataVector::get(f.ctx, iota);
   Value* blocks = b.CreateUDiv(b.CreateAdd(m, f.i64(block - 1)), f.i64(block));
-  // Reads at positions affine in the element's are checked once per chunk
-  // (jit/chunk_reads.cpp), in blocks ahead of the loops: what is made from
-  // here on may depend on the element.
-  llvm::BasicBlock* loops = nullptr;
-  if (f.chunk_reads) {
-    f.chunk_reads->m = m;
-    for (llvm::BasicBlock& bb : *f.fn)
-      f.chunk_reads->before.insert(&bb);
-    f.chunk_reads->checks = llvm::BasicBlock::Create(f.ctx, "chunk_checks", f.fn);
-    loops = llvm::BasicBlock::Create(f.ctx, "chunk_loops", f.fn);
-    b.CreateBr(f.chunk_reads->checks);
-    b.SetInsertPoint(loops);
-  }
+  // Reads at positions affine in the element's are checked once per chunk,
+  // ahead of the loops (jit/chunk_reads.cpp).
+  f.open_chunk_checks(m);
   // Group 0 starts the lanes (the first combine, with zeros, is never
   // selected); the last group may be short: lanes [0, left) take it.
   Value* acc = fold_loop(
@@ -158,9 +148,9 @@ Val vector_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, in
         Value* count = b.CreateSelect(b.CreateICmpSLT(left, f.i64(block)), left, f.i64(block));
         f.for_range(f.i64(0), count, [&](Value* i) {
           Value* q = b.CreateAdd(start, i);
-          if (f.chunk_reads) f.chunk_reads->q = q;
+          f.chunk_element(q);
           b.CreateStore(elem(q)[0], b.CreateInBoundsGEP(et, buf, i));
-          if (f.chunk_reads) f.chunk_reads->q = nullptr;
+          f.chunk_element(nullptr);
         });
         Value* full = b.CreateUDiv(count, width);
         Value* acc = fold_loop(f, f.i64(0), full, a, [&](const Val& a2, Value* g) {
@@ -184,13 +174,7 @@ Val vector_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, in
         v->addIncoming(taken, tail_end);
         return Val{v};
       })[0];
-  if (f.chunk_reads) {
-    llvm::IRBuilder<> cb(f.chunk_reads->checks);
-    if (f.chunk_reads->fails)
-      cb.CreateCondBr(f.chunk_reads->fails, f.delegate_block(f.chunk_reads->callee), loops);
-    else
-      cb.CreateBr(loops);
-  }
+  f.close_chunk_checks();
   // The halves: lanes is a power of two, so no lane waits.
   Value* cur = acc;
   for (int w = lanes / 2; w >= 1; w /= 2) {
@@ -338,9 +322,8 @@ Val chunk_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, int
     return fold_loop(f, f.i64(1), m, elem(f.i64(0)), [&](const Val& acc, Value* q) {
       return combine(f, fn, swapped, acc, elem(q));
     });
-  if (!short_chunks_apart(t, fn, lanes, f.checked))
-    return array_total(f, t, fn, swapped, lanes, m, elem);
-  if (lengths == ChunkLengths::AtLeastLanes) return vector_total(f, t, fn, swapped, lanes, m, elem);
+  if (short_chunks_apart(t, fn, lanes, f.checked) && lengths == ChunkLengths::AtLeastLanes)
+    return vector_total(f, t, fn, swapped, lanes, m, elem);
   return array_total(f, t, fn, swapped, lanes, m, elem);
 }
 
