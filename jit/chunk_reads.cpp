@@ -1,24 +1,31 @@
-// Reads checked once per chunk (jit/fn_builder.h ChunkReads).
+// Reads checked once per run of elements (jit/fn_builder.h ChunkReads).
 //
-// In a float fold's or scan's vector chunk code, element q of the chunk
-// (q in [0, m)) usually reads its inputs at (row..., j0 + q): each component
-// of the index is c * q + r with c in {-1, 0, 1} and r made before the
-// chunk's loops. Whether such a read is in range for every q is one test per
-// component, of its first and last value:
+// A run is a float fold's or scan's chunk in its vector chunk code, a row of
+// a fold, or a group of rows of a fold in lanes (one row per lane): element
+// q of the run (q in [0, m)) usually reads its inputs at (row..., j0 + q):
+// each component of the index is c * q + r with c in {-1, 0, 1} and r made
+// before the run's loops (a vector of one r per lane in lane code). Whether
+// such a read is in range for every q is one test per component, of its
+// first and last value:
 //   c = 0:  r <u n
 //   c = 1:  r <u n and r + (m - 1) <u n
 //   c = -1: r <u n and r - (m - 1) <u n
 // (unsigned: a negative index is huge; r + (m - 1) cannot wrap once r <u n,
-// as n is an extent and m a chunk's length, and r - (m - 1) wraps to a huge
-// value exactly when some element's index is negative). The tests run ahead
-// of the chunk's loops, so the loop the vectoriser sees has no branch for
-// these reads, and the test is exact: the chunk goes to the entry that checks
-// every element (the array code, which also takes the chunks shorter than
-// the lanes) only where some element's read would fail. That entry starts
-// the chunk before any element is computed and raises the first error in
-// element order, as the interpreter does, whichever check it comes from.
-// Reads inside a branch of the element code (if, while, and/or) keep their
+// as n is an extent and m a run's length, and r - (m - 1) wraps to a huge
+// value exactly when some element's index is negative; in lanes, every lane
+// is tested). The tests run ahead of the run's loops, so the loop the
+// vectoriser sees has no branch for these reads, and the test is exact: the
+// run goes to the code that checks every element only where some element's
+// read would fail (m = 0 never fails: no element runs). That code starts
+// the run over before any element is computed and raises the first error in
+// element order, as the interpreter does, whichever check it comes from:
+// for a chunk, the array entry (which also takes the chunks shorter than the
+// lanes); for a row, an entry of the same rows with every check, from that
+// row on; for a group of rows in lanes, the scalar rows from the group's
+// first row. Reads inside a branch of the element code (if, while, and/or;
+// in lane code, any read under a mask that is not every lane) keep their
 // check per element: they may never run for the elements out of range.
+#include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/Instructions.h>
 
 #include "jit/fn_builder.h"
@@ -48,6 +55,9 @@ bool affine(const ChunkReads& c, Value* v, int sign, int depth, Affine& out) {
     out.terms.emplace_back(sign, v);
     return true;
   }
+  // Lane code: the same scalar in every lane.
+  if (v->getType()->isVectorTy())
+    if (Value* s = llvm::getSplatValue(v)) return affine(c, s, sign, depth, out);
   auto* op = llvm::dyn_cast<llvm::BinaryOperator>(v);
   if (!op || depth == 0) return false;
   if (op->getOpcode() == llvm::Instruction::Add)
@@ -69,27 +79,37 @@ bool FnBuilder::check_per_chunk(const Val& index, const Val& bounds) {
     if (!affine(c, index[k], 1, 6, parts[k]) || parts[k].coeff < -1 || parts[k].coeff > 1)
       return false;
   llvm::IRBuilder<> cb(c.checks);
-  Value* last = cb.CreateSub(c.m, i64(1));
   for (size_t k = 0; k < index.size(); ++k) {
+    // Lane code: a vector of one index per lane, each lane tested.
+    auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(index[k]->getType());
+    auto lanes = [&](Value* v) {
+      return vt && !v->getType()->isVectorTy() ? cb.CreateVectorSplat(vt->getNumElements(), v) : v;
+    };
     Value* r = nullptr; // the sum of the terms
-    for (auto [sign, term] : parts[k].terms)
-      r = sign > 0 ? (r ? cb.CreateAdd(r, term) : term) : cb.CreateSub(r ? r : i64(0), term);
-    if (!r) r = i64(0);
+    for (auto [sign, term] : parts[k].terms) {
+      term = lanes(term);
+      r = sign > 0 ? (r ? cb.CreateAdd(r, term) : term) : cb.CreateSub(r ? r : lanes(i64(0)), term);
+    }
+    if (!r) r = lanes(i64(0));
     Value* top = r;
     if (parts[k].coeff != 0) {
+      Value* last = lanes(cb.CreateSub(c.m, i64(1)));
       Value* far = parts[k].coeff > 0 ? cb.CreateAdd(r, last) : cb.CreateSub(r, last);
       top = cb.CreateBinaryIntrinsic(llvm::Intrinsic::umax, r, far);
     }
-    Value* bad = cb.CreateICmpUGE(top, bounds[k]);
+    Value* bad = cb.CreateICmpUGE(top, lanes(bounds[k]));
+    if (vt) bad = cb.CreateOrReduce(bad);
     c.fails = c.fails ? cb.CreateOr(c.fails, bad) : bad;
   }
   return true;
 }
 
-void FnBuilder::open_chunk_checks(llvm::Value* m) {
-  if (!chunk_reads) return;
-  ChunkReads& c = *chunk_reads;
+void FnBuilder::open_chunk_checks(llvm::Value* m,
+                                  const std::function<llvm::BasicBlock*()>& on_fail) {
+  if (checked_entry.empty()) return;
+  ChunkReads& c = chunk_reads.emplace();
   c.m = m;
+  c.on_fail = on_fail;
   for (llvm::BasicBlock& bb : *fn)
     c.before.insert(&bb);
   c.checks = llvm::BasicBlock::Create(ctx, "chunk_checks", fn);
@@ -106,10 +126,14 @@ void FnBuilder::close_chunk_checks() {
   if (!chunk_reads) return;
   ChunkReads& c = *chunk_reads;
   llvm::IRBuilder<> cb(c.checks);
-  if (c.fails)
-    cb.CreateCondBr(c.fails, delegate_block(c.callee), c.loops);
-  else
+  if (c.fails) {
+    // An empty run computes no element: nothing to fail.
+    Value* fails = cb.CreateAnd(c.fails, cb.CreateICmpNE(c.m, i64(0)));
+    cb.CreateCondBr(fails, c.on_fail(), c.loops);
+  } else {
     cb.CreateBr(c.loops);
+  }
+  chunk_reads.reset();
 }
 
 } // namespace strata::jit

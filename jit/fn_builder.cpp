@@ -83,6 +83,14 @@ llvm::BasicBlock* FnBuilder::delegate_block(const std::string& callee) {
   return call;
 }
 
+llvm::BasicBlock* FnBuilder::delegate_from(const std::string& callee, llvm::Value* from) {
+  llvm::FunctionCallee target = mod.getOrInsertFunction(callee, fn->getFunctionType());
+  llvm::BasicBlock* call = llvm::BasicBlock::Create(ctx, "delegate_from", fn);
+  llvm::IRBuilder<> cb(call);
+  cb.CreateRet(cb.CreateCall(target, {arrays, error, from, end, aux}));
+  return call;
+}
+
 llvm::Value* FnBuilder::leaf_ptr(int array, size_t leaf) {
   auto key = std::make_pair(array, leaf);
   auto it = leaf_ptrs_.find(key);

@@ -84,20 +84,23 @@ template <class Eval> Val concat_leaves(const std::vector<ExpPtr>& parts, Eval&&
 // (proj tuple i) `e` from the tuple's leaves.
 Val proj_leaves(const ex::Proj& p, const Exp& e, const Val& tuple);
 
-// Reads checked once per chunk instead of once per element
-// (jit/chunk_reads.cpp): set by a float fold's or scan's vector chunk code
-// (jit/fold_codegen.cpp) around its elements, so that the loop over them has
-// no branch per element for such reads.
+// Reads checked once per run of elements instead of once per element
+// (jit/chunk_reads.cpp): open around the elements of a float fold's or
+// scan's vector chunk code (jit/fold_codegen.cpp vector_total), of a fold's
+// row, or of a group of a fold's rows in lanes (fold_rows_in_lanes), so
+// that the loop over them has no branch per element for such reads.
 struct ChunkReads {
-  std::string callee;                 // the entry that runs the same chunk with every check
-  llvm::Value* q = nullptr;           // the element's position in the chunk, in [0, m)
-  llvm::Value* m = nullptr;           // the chunk's length
-  std::set<llvm::BasicBlock*> before; // blocks made before the chunk's loops
-  // Where the checks go, before the chunk's loops (a block without its
+  llvm::Value* q = nullptr;           // the element's position in the run, in [0, m)
+  llvm::Value* m = nullptr;           // the run's length
+  std::set<llvm::BasicBlock*> before; // blocks made before the run's loops
+  // Where the checks go, before the run's loops (a block without its
   // branch yet), whether one fails (null: no check), and the loops' first block.
   llvm::BasicBlock* checks = nullptr;
   llvm::Value* fails = nullptr;
   llvm::BasicBlock* loops = nullptr;
+  // Makes the block a failing test branches to: code that runs the same
+  // elements from the run's first with every check.
+  std::function<llvm::BasicBlock*()> on_fail;
 };
 
 class FnBuilder {
@@ -130,6 +133,9 @@ public:
   // A block that returns what entry `callee` returns for the same arguments
   // (one per callee).
   llvm::BasicBlock* delegate_block(const std::string& callee);
+  // A block that returns what entry `callee` returns for positions
+  // [from, end) (a new one each time).
+  llvm::BasicBlock* delegate_from(const std::string& callee, llvm::Value* from);
 
   llvm::Value* i64(int64_t v) { return b.getInt64(uint64_t(v)); }
   // Loaded once in the prologue.
@@ -151,20 +157,27 @@ public:
   void fail_if(llvm::Value* cond, Site site, const std::vector<llvm::Value*>& payload);
 
   // While chunk_reads->q is set, a read outside any branch of the element
-  // code whose index is affine in q checks the whole chunk at once:
-  // check_per_chunk adds to chunk_reads->checks the test of index < bound
-  // (unsigned, each component) for every q in [0, m), ORed into `fails`, on
-  // which the chunk code branches to `callee` before any element is computed
-  // (the callee raises the first error in element order). False: not such a
-  // read, to be checked per element.
+  // code (scalar code; in lane code, one under every lane) whose index is
+  // affine in q checks the whole run at once: check_per_chunk adds to
+  // chunk_reads->checks the test of index < bound (unsigned, each component,
+  // each lane) for every q in [0, m), ORed into `fails`, on which the run
+  // branches to on_fail() before any element is computed (that code raises
+  // the first error in element order). False: not such a read, to be
+  // checked per element.
   std::optional<ChunkReads> chunk_reads;
   bool check_per_chunk(const Val& index, const Val& bounds);
-  // Where chunk_reads is set (else nothing): open_chunk_checks starts the
-  // checks' block ahead of a chunk of m elements and goes on in a new block,
+  // The entry that computes the same positions with every check, where the
+  // kernel builder made one: reads are checked once per run only where it
+  // is set (else the calls below do nothing), as a failing run is handed to
+  // it (a chunk: delegate_block; a row: delegate_from) or to code that ends
+  // up there (a group of rows in lanes). open_chunk_checks starts the
+  // checks' block ahead of a run of m elements and goes on in a new block,
   // made after every value the checks may use; chunk_element(q) names the
   // element whose code follows (null: none); close_chunk_checks ends the
-  // checks' block with its branch to `callee` or on to the loops.
-  void open_chunk_checks(llvm::Value* m);
+  // checks' block with its branch to on_fail() or on to the loops, and
+  // closes the run.
+  std::string checked_entry;
+  void open_chunk_checks(llvm::Value* m, const std::function<llvm::BasicBlock*()>& on_fail);
   void chunk_element(llvm::Value* q);
   void close_chunk_checks();
 

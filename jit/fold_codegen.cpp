@@ -138,7 +138,7 @@ Val vector_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, in
   Value* blocks = b.CreateUDiv(b.CreateAdd(m, f.i64(block - 1)), f.i64(block));
   // Reads at positions affine in the element's are checked once per chunk,
   // ahead of the loops (jit/chunk_reads.cpp).
-  f.open_chunk_checks(m);
+  f.open_chunk_checks(m, [&] { return f.delegate_block(f.checked_entry); });
   // Group 0 starts the lanes (the first combine, with zeros, is never
   // selected); the last group may be short: lanes [0, left) take it.
   Value* acc = fold_loop(
@@ -243,6 +243,12 @@ void fold_rows_in_lanes(FnBuilder& f, const Lambda& elem, const Lambda& fn, cons
   // Lane k holds row r + k: its outer index, row-major in `outer`.
   Val oix = f.from_linear(outer, b.CreateAdd(b.CreateVectorSplat(w, r), lane_numbers(f, w)));
   std::vector<llvm::BasicBlock*> bails;
+  // Reads at positions affine in j are checked once per group, every lane
+  // (jit/chunk_reads.cpp): a group in which one fails goes to the scalar rows.
+  f.open_chunk_checks(n, [&] {
+    bails.push_back(llvm::BasicBlock::Create(f.ctx, "row_lanes_checks_bail", f.fn));
+    return bails.back();
+  });
   auto element = [&](Value* j) {
     Val ix = oix;
     ix.push_back(b.CreateVectorSplat(w, j));
@@ -255,8 +261,12 @@ void fold_rows_in_lanes(FnBuilder& f, const Lambda& elem, const Lambda& fn, cons
   else
     init = element(f.i64(0));
   Val acc = fold_loop(f, f.i64(seed ? 0 : 1), n, init, [&](const Val& a, Value* j) {
-    return lanes_apply_reading(f, w, fn, {a, element(j)}, bails);
+    f.chunk_element(j);
+    Val next = lanes_apply_reading(f, w, fn, {a, element(j)}, bails);
+    f.chunk_element(nullptr);
+    return next;
   });
+  f.close_chunk_checks();
   store_lanes(f, t, target, r, acc, w);
   Value* next = b.CreateAdd(r, group);
   llvm::BasicBlock* latch = b.GetInsertBlock();

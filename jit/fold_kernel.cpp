@@ -2,7 +2,10 @@
 // association order the executable declares (core/reduction_order.h):
 // - rows shorter than the order's fold_chunked_from: the main entry folds
 //   whole rows left to right from the seed (fold1: from the first element),
-//   rows in parallel, about kGrain elements per chunk of rows;
+//   rows in parallel, about kGrain elements per chunk of rows; a row in
+//   which a read checked once per row would fail (jit/chunk_reads.cpp) is
+//   handed, before any of its elements, to the checked rows entry (part 2,
+//   run-once: the same rows, every check per element);
 // - longer rows: chunks of fold_chunk positions, each's total by the chunk
 //   entry (part 1: the lane tree of jit/fold_codegen.h chunk_total, lanes in
 //   LLVM vectors), every (row, chunk) in parallel; then the host combines a
@@ -35,34 +38,59 @@ void KernelBuilder::fold(const kn::Fold& x) {
   if (x.seed) closed(*x.seed);
   int rank = x.input.type.rank();
   int out = k_.outputs[0];
-  {
-    FnBuilder f = entry(code_.main);
+  // Rows [begin, end) of `f`, each left to right: in lanes where `lanes` (W
+  // rows at a time, a row per lane), the rest one at a time.
+  auto rows = [&](FnBuilder& f, int lanes) {
     Val sh = load_shape(f, rank);
     Val outer(sh.begin(), sh.end() - 1);
     Value* n = sh.back();
+    std::optional<Val> seed;
+    if (x.seed && lanes > 0) seed = f.load_slots(f.aux, slots::Fold::seed(rank), t);
     auto row = [&](Value* r) {
       Val oix = f.from_linear(outer, r);
       auto elem = [&](Value* j) { return f.apply(x.input.elem, {with(oix, j)}); };
+      // Reads at positions affine in j are checked once per row: a row in
+      // which one fails runs again, with every check, in the checked entry
+      // (jit/chunk_reads.cpp).
+      f.open_chunk_checks(n, [&] { return f.delegate_from(f.checked_entry, r); });
       Val init = x.seed ? f.load_slots(f.aux, slots::Fold::seed(rank), t) : elem(f.i64(0));
       Val acc = fold_loop(f, f.i64(x.seed ? 0 : 1), n, init, [&](const Val& a, Value* j) {
-        return f.apply(x.f, {a, elem(j)});
+        f.chunk_element(j);
+        Val next = f.apply(x.f, {a, elem(j)});
+        f.chunk_element(nullptr);
+        return next;
       });
+      f.close_chunk_checks();
       f.store_elem(out, t, r, acc);
     };
-    // Rows whose combiner does not reorder exactly (floats, tuples) are
-    // sequential chains: W rows at a time in vectors, a row per lane. Exactly
-    // reordering ones are left to LLVM, which vectorises along the row. A
-    // fold of rank 1 has one row: no lanes (their code would only cost
-    // compile time).
-    code_.row_lanes = rank > 1 ? rows_in_lanes(x.input.elem, x.f, t, o_.checked) : 0;
-    if (code_.row_lanes > 0) {
-      std::optional<Val> seed;
-      if (x.seed) seed = f.load_slots(f.aux, slots::Fold::seed(rank), t);
-      fold_rows_in_lanes(f, x.input.elem, x.f, t, out, code_.row_lanes, outer, n, f.begin, f.end,
-                         seed, row);
-    } else {
+    if (lanes > 0)
+      fold_rows_in_lanes(f, x.input.elem, x.f, t, out, lanes, outer, n, f.begin, f.end, seed, row);
+    else
       f.for_range(f.begin, f.end, row);
-    }
+  };
+  // Rows whose combiner does not reorder exactly (floats, tuples) are
+  // sequential chains: W rows at a time in vectors, a row per lane. Exactly
+  // reordering ones are left to LLVM, which vectorises along the row. A
+  // fold of rank 1 has one row: no lanes (their code would only cost
+  // compile time).
+  code_.row_lanes = rank > 1 ? rows_in_lanes(x.input.elem, x.f, t, o_.checked) : 0;
+  // The rows again with every check per element, run once (no pass
+  // pipeline): a row in which a read checked once per row fails goes there.
+  // In part 2 (with the other run-once entries, or alone): neither the
+  // rows nor the chunks wait for it (n-body's: 10 M instructions).
+  std::string checked_rows;
+  if (o_.checked) {
+    int index;
+    FnBuilder f = entry(index, 2);
+    f.run_once();
+    rows(f, 0);
+    f.finish();
+    checked_rows = entry_name(index);
+  }
+  {
+    FnBuilder f = entry(code_.main);
+    f.checked_entry = checked_rows;
+    rows(f, code_.row_lanes);
     f.finish();
   }
   chunk_entry(t, x.f, [&](FnBuilder& f, ChunkLengths lengths) {

@@ -142,8 +142,7 @@ void KernelBuilder::chunk_entry(const Type& t, const Lambda& fn,
   FnBuilder f = entry(code_.chunk, 1);
   if (!short_entry.empty()) {
     f.delegate_if(f.b.CreateICmpSLT(f.b.CreateSub(f.end, f.begin), f.i64(w)), short_entry);
-    f.chunk_reads.emplace();
-    f.chunk_reads->callee = short_entry;
+    f.checked_entry = short_entry;
   }
   body(f, ChunkLengths::AtLeastLanes);
   f.finish();

@@ -39,7 +39,7 @@ private:
   // the host calls first; a second loop nest that is as large (a fold's chunk
   // entry, a stencil's edge runs) goes in part 1, compiled at the same time on
   // another thread; the run-once entries of some folds and scans go in part
-  // 2 (run_once_part).
+  // 2 (run_once_part), and so does every fold's checked rows entry.
   llvm::Module& mod(int part);
   std::string entry_name(int index) const { return code_.prefix + "_" + std::to_string(index); }
   // ModulePart::dump_name of part `part`.

@@ -17,8 +17,9 @@ namespace {
 // declared order, jit/fold_codegen.h; 13: libmvec kernels prefer 512-bit vectors;
 // 14: permute's chunk entry, jit/permute_kernel.cpp; 15: short chunks in an entry of
 // their own, jit/kernel_builder.h chunk_entry, and their folds' and scans' run-once entries
-// in part 2; 16: reads checked once per chunk, jit/chunk_reads.cpp).
-constexpr const char* kCodegenVersion = "jit-codegen-16";
+// in part 2; 16: reads checked once per chunk, jit/chunk_reads.cpp; 17: and once
+// per row of a fold, with its checked rows entry).
+constexpr const char* kCodegenVersion = "jit-codegen-17";
 
 // The canonical text of a kernel. Expressions are written by `node` below, a
 // compact prefix form with the same content as the printer's (core/printer.h:

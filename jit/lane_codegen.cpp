@@ -303,11 +303,18 @@ private:
     b_.SetInsertPoint(ok);
   }
 
+  // Whether the code runs in every lane (no `if`, `and`, `or` or `while`
+  // masks it): only then may a read be checked once per run
+  // (FnBuilder::check_per_chunk), as it runs for every element.
+  bool every_lane() const {
+    auto* all = llvm::dyn_cast<llvm::Constant>(mask_);
+    return all && all->isAllOnesValue();
+  }
+
   // The scalars of an index whose components are the same in every lane
   // (splats), read under all lanes: such a read loads once. Empty otherwise.
   std::optional<Val> uniform_index(const Val& ix) const {
-    auto* all = llvm::dyn_cast<llvm::Constant>(mask_);
-    if (!all || !all->isAllOnesValue()) return std::nullopt;
+    if (!every_lane()) return std::nullopt;
     Val out;
     for (Value* v : ix) {
       Value* s = llvm::getSplatValue(v);
@@ -375,7 +382,7 @@ private:
     Val ix = exp(*r.index);
     if (std::optional<Val> one = uniform_index(ix)) {
       Val sh = f_.shape(id, t.rank());
-      if (f_.checked && !one->empty()) {
+      if (f_.checked && !one->empty() && !f_.check_per_chunk(*one, sh)) {
         Value* bad = b_.getFalse();
         for (size_t k = 0; k < one->size(); ++k)
           bad = b_.CreateOr(bad, b_.CreateICmpUGE((*one)[k], sh[k]));
@@ -384,7 +391,8 @@ private:
       return splat_all(f_.load_elem(id, t.elem(), f_.to_linear(sh, *one)));
     }
     Val sh = splat_all(f_.shape(id, t.rank()));
-    if (f_.checked && !ix.empty()) {
+    if (f_.checked && !ix.empty() &&
+        !(every_lane() && f_.check_per_chunk(ix, f_.shape(id, t.rank())))) {
       Value* bad = splat(b_.getFalse());
       for (size_t k = 0; k < ix.size(); ++k)
         bad = b_.CreateOr(bad, b_.CreateICmpUGE(ix[k], sh[k])); // negative: huge unsigned
@@ -402,10 +410,12 @@ private:
     int id = f_.array_id(*r.array);
     Value* i = exp(*r.index)[0];
     if (std::optional<Val> one = uniform_index({i})) {
-      if (f_.checked) leave_if(b_.CreateICmpUGE((*one)[0], f_.size(id)));
+      if (f_.checked && !f_.check_per_chunk(*one, {f_.size(id)}))
+        leave_if(b_.CreateICmpUGE((*one)[0], f_.size(id)));
       return splat_all(f_.load_elem(id, f_.graph.arrays[size_t(id)].type.elem(), (*one)[0]));
     }
-    if (f_.checked) bail_if(b_.CreateICmpUGE(i, splat(f_.size(id))));
+    if (f_.checked && !(every_lane() && f_.check_per_chunk({i}, {f_.size(id)})))
+      bail_if(b_.CreateICmpUGE(i, splat(f_.size(id))));
     if (Value* first = consecutive(i))
       return load_lanes(id, f_.graph.arrays[size_t(id)].type.elem(), first, true);
     return load_lanes(id, f_.graph.arrays[size_t(id)].type.elem(), i, false);

@@ -79,20 +79,37 @@ jit::ColdCompile compile_first_kernel(const std::string& program, int& entries) 
   return jit::compile_uncached(code);
 }
 
+// The functions of optimised `ir` that call another entry of their kernel
+// (a float fold's or scan's chunk entry, which hands chunks to its array
+// entry; a fold's rows entry, which hands rows to its checked rows entry).
+std::vector<std::string> calling_entries(const std::string& ir) {
+  std::vector<std::string> out;
+  for (size_t call = ir.find("call i32 @strata_test_ir_"); call != std::string::npos;) {
+    size_t start = ir.rfind("\ndefine ", call);
+    size_t end = ir.find("\n}", call);
+    out.push_back(ir.substr(start, end - start));
+    call = ir.find("call i32 @strata_test_ir_", end);
+  }
+  return out;
+}
+
 // Kernels with two loop nests compile in two parts (at the same time, each
 // an object); others in one. Closed expressions and combines are optnone,
-// in a third part of their own for float folds and scans.
+// in a third part of their own for float folds and scans; a fold's checked
+// rows too, in a third part for any fold.
 TEST(JitPipeline, FoldsAndStencilsCompileInParts) {
   int entries = 0;
   jit::ColdCompile fold = compile_first_kernel(
       "(program ((xs (array f32 1))) (fold (lambda ((a f32) (b f32)) (+ a b)) 0f32 xs))", entries);
   EXPECT_EQ(fold.parts, 3u);
-  EXPECT_EQ(entries, 6); // closed shape and seed, rows, short chunks, chunks, combine
+  EXPECT_EQ(entries, 7); // closed shape and seed, checked rows, rows, short chunks, chunks, combine
   jit::ColdCompile max = compile_first_kernel(
       "(program ((xs (array i32 1))) (fold (lambda ((a i32) (b i32)) (max a b)) 0i32 xs))",
       entries);
-  EXPECT_EQ(max.parts, 2u); // one code for any chunk: the run-once entries in part 0
-  EXPECT_EQ(entries, 5);
+  // One code for any chunk: the run-once entries in part 0, but the checked
+  // rows, in a part of their own.
+  EXPECT_EQ(max.parts, 3u);
+  EXPECT_EQ(entries, 6);
   EXPECT_GT(fold.object_bytes, 0u);
   EXPECT_GT(fold.optimise_ms + fold.emit_ms, 0.0);
   jit::ColdCompile stencil = compile_first_kernel(
@@ -110,42 +127,45 @@ TEST(JitPipeline, FoldsAndStencilsCompileInParts) {
   size_t optnone = 0;
   for (size_t at = ir.find("optnone"); at != std::string::npos; at = ir.find("optnone", at + 1))
     ++optnone;
-  EXPECT_GT(optnone, 0u) << ir; // the combine and the closed seed/shape
-  // An integer max folds each chunk left to right (one code for any length);
-  // a float sum's chunk entry keeps only the vector code and calls the
-  // short chunks' entry (optnone) for chunks shorter than its lanes.
-  EXPECT_EQ(ir.find("call i32 @strata_test_ir_"), std::string::npos) << ir;
+  EXPECT_GT(optnone, 0u) << ir; // the combine, the closed seed/shape, the checked rows
+  // An integer max folds each chunk left to right (one code for any length):
+  // only the rows entry calls another (the checked rows, where a read
+  // checked once per row fails); a float sum's chunk entry keeps only the
+  // vector code and calls the short chunks' entry (optnone) for chunks
+  // shorter than its lanes.
+  EXPECT_EQ(calling_entries(ir).size(), 1u) << ir;
   std::string sum = optimised_ir_of(
       "(program ((xs (array f32 1))) (fold (lambda ((a f32) (b f32)) (+ a b)) 0f32 xs))");
-  EXPECT_NE(sum.find("call i32 @strata_test_ir_"), std::string::npos) << sum;
-}
-
-// The function of optimised `ir` that calls another entry of its kernel (a
-// float fold's or scan's chunk entry, which hands chunks to its array entry).
-std::string calling_entry(const std::string& ir) {
-  size_t call = ir.find("call i32 @strata_test_ir_");
-  if (call == std::string::npos) return "";
-  size_t start = ir.rfind("\ndefine ", call);
-  size_t end = ir.find("\n}", call);
-  return ir.substr(start, end - start);
+  EXPECT_EQ(calling_entries(sum).size(), 2u) << sum;
 }
 
 // A float fold's chunk entry checks reads at positions affine in the
-// element's once per chunk, ahead of its loops (jit/chunk_reads.cpp): with
-// only such reads (a dot product's two) it writes no error of its own; a
-// read at 2 * j keeps its check per element (it writes the error slot,
-// argument %1, where it fails).
-TEST(JitPipeline, ChunkEntriesCheckAffineReadsOncePerChunk) {
-  std::string dot = calling_entry(optimised_ir_of(
+// element's once per chunk, ahead of its loops, and its rows entry once per
+// row (jit/chunk_reads.cpp): with only such reads (a dot product's two)
+// neither writes an error of its own; a read at 2 * j keeps its check per
+// element (it writes the error slot, argument %1, where it fails).
+TEST(JitPipeline, FoldEntriesCheckAffineReadsOncePerRun) {
+  std::vector<std::string> dot = calling_entries(optimised_ir_of(
       "(program ((xs (array f32 1)) (ys (array f32 1))) (fold (lambda ((a f32) (b f32)) (+ a b)) "
       "0f32 (zipwith (lambda ((x f32) (y f32)) (* x y)) xs ys)))"));
-  ASSERT_FALSE(dot.empty());
-  EXPECT_EQ(dot.find(", ptr %1, align"), std::string::npos) << dot;
-  std::string strided = calling_entry(optimised_ir_of(
+  ASSERT_EQ(dot.size(), 2u); // rows, chunks
+  for (const std::string& entry : dot)
+    EXPECT_EQ(entry.find(", ptr %1, align"), std::string::npos) << entry;
+  std::vector<std::string> strided = calling_entries(optimised_ir_of(
       "(program ((xs (array f32 1))) (fold (lambda ((a f32) (b f32)) (+ a b)) 0f32 (generate (ix "
       "(quot (size xs) 2)) (lambda ((i (ix 1))) (! xs (ix (* (proj 0 i) 2)))))))"));
-  ASSERT_FALSE(strided.empty());
-  EXPECT_NE(strided.find(", ptr %1, align"), std::string::npos) << strided;
+  ASSERT_EQ(strided.size(), 1u); // the chunks: the rows have no read checked once per row
+  EXPECT_NE(strided[0].find(", ptr %1, align"), std::string::npos) << strided[0];
+  // n-body's shape: rows in lanes and rows one at a time, three reads (x at
+  // j and at i, m at j), none checked per element.
+  std::vector<std::string> nbody = calling_entries(optimised_ir_of(
+      "(program ((x (array f32 1)) (m (array f32 1))) (fold (lambda ((a (tuple f32 f32)) (b "
+      "(tuple f32 f32))) (tuple (+ (proj 0 a) (proj 0 b)) (+ (proj 1 a) (proj 1 b)))) (tuple 0f32 "
+      "0f32) (generate (ix (size x) (size x)) (lambda ((p (ix 2))) (let ((d (- (! x (ix (proj 1 "
+      "p))) (! x (ix (proj 0 p)))))) (tuple (* d (! m (ix (proj 1 p)))) d))))))"));
+  ASSERT_EQ(nbody.size(), 1u); // the rows: a tuple's chunk entry is the array code alone
+  EXPECT_NE(nbody[0].find("row_lanes"), std::string::npos) << nbody[0];
+  EXPECT_EQ(nbody[0].find(", ptr %1, align"), std::string::npos) << nbody[0];
 }
 
 } // namespace

@@ -307,6 +307,82 @@ TEST(JitReductionOrder, ReadsCheckedOncePerChunkRaiseTheFirstError) {
     expect_same_outcome(text, in, order);
 }
 
+// A fold's rows (shorter than fold_chunked_from: the row entry) check reads
+// at positions affine in the element's once per row, and once per group of
+// rows in lanes, every lane (jit/chunk_reads.cpp): in range, the results are
+// the interpreter's; where one fails, in a row in lanes or in a row left
+// after the groups, at a row's first or last element, behind an earlier
+// element's failing read checked per element, or only in one lane of a
+// group, the error is the interpreter's (the first in element order); a
+// read behind an `if` keeps its check per element. 37 rows of 40 (two or
+// four groups of lanes, then five rows one at a time), floats (rows in
+// lanes), a tuple (nbody's shape), integers (no lanes) and fold1; rank 3
+// (an outer index of two components per lane).
+TEST(JitReductionOrder, ReadsCheckedOncePerRowRaiseTheFirstError) {
+  const ReductionOrder order{64, 600, 64, 600, 32};
+  const std::string head = "(program ((xs (array f32 1)) (ys (array f32 1)) (m (array f32 2)))\n";
+  using Make = std::function<std::string(const std::string&, const std::string&)>;
+  auto gen = [](const std::string& shape, const std::string& elem) {
+    return "(generate (ix " + shape +
+           ") (lambda ((p (ix 2))) (let ((i (proj 0 p)) (j (proj 1 p))) " + elem + ")))";
+  };
+  Make fold = [&](const std::string& shape, const std::string& elem) {
+    return head + "(fold (lambda ((a f32) (b f32)) (+ a b)) 0.5f32 " + gen(shape, elem) + "))";
+  };
+  Make fold1 = [&](const std::string& shape, const std::string& elem) {
+    return head + "(fold1 (lambda ((a f32) (b f32)) (+ (* a 0.75f32) b)) " + gen(shape, elem) +
+           "))";
+  };
+  Make tuple = [&](const std::string& shape, const std::string& elem) {
+    return head +
+           "(fold (lambda ((a (tuple f32 f32)) (b (tuple f32 f32))) (tuple (+ (proj 0 a) (proj "
+           "0 b)) (- (proj 1 a) (proj 1 b)))) (tuple 0f32 1f32) " +
+           gen(shape, "(let ((v " + elem + ")) (tuple v (* v v)))") + "))";
+  };
+  Make ints = [&](const std::string& shape, const std::string& elem) {
+    return head + "(fold (lambda ((a i32) (b i32)) (+ a b)) 3i32 " +
+           gen(shape, "(cast i32 (* 8f32 " + elem + "))") + "))";
+  };
+  std::vector<std::string> texts;
+  for (const Make& make : {fold, fold1, tuple, ints}) {
+    // In range: the element's own, the row's, both, reversed, 2-d.
+    texts.push_back(make("37 40", "(* (! xs (ix j)) (! xs (ix (+ i 3))))"));
+    texts.push_back(make("37 40", "(! xs (ix (- 73 (+ i j))))"));
+    texts.push_back(make("37 40", "(! m (ix i (+ j 2)))"));
+    // Out of range: i + j reaches 60 first in row 21 (a row in lanes, one
+    // lane of its group), 74 in row 35 (a row left after the groups).
+    texts.push_back(make("37 40", "(! xs (ix (+ i j)))"));
+    texts.push_back(make("37 40", "(! ys (ix (+ i j)))"));
+    // At every row's first element (index -1), in the last row only, at a
+    // fixed index everywhere.
+    texts.push_back(make("37 40", "(! xs (ix (- j 1)))"));
+    texts.push_back(make("37 40", "(! m (ix i (- 41 j)))"));
+    texts.push_back(make("38 40", "(! m (ix (- i 1) j))"));
+    texts.push_back(make("37 40", "(! xs (ix (size xs)))"));
+    // A read checked per element (i * j) fails first, in row 2, before the
+    // affine one (i + j) fails in row 35.
+    texts.push_back(make("37 40", "(+ (! xs (ix (+ i j))) (! xs (ix (* i j))))"));
+    // Behind an `if`: only the elements it takes read, none out of range.
+    texts.push_back(make("37 40", "(if (< (+ i j) 74) (! xs (ix (+ i j))) 0.25f32)"));
+  }
+  // Rank 3: rows (a, b) of 40, an outer index of two components per lane.
+  texts.push_back(head +
+                  "(fold (lambda ((a f32) (b f32)) (+ a b)) 0.5f32 (generate (ix 5 7 40) "
+                  "(lambda ((p (ix 3))) (! m (ix (proj 1 p) (+ (proj 2 p) (proj 0 p))))))))");
+  texts.push_back(head + "(fold (lambda ((a f32) (b f32)) (+ a b)) 0.5f32 (generate (ix 5 7 40) "
+                         "(lambda ((p (ix 3))) (! m (ix (proj 0 p) (+ (proj 2 p) (* 9 (proj 1 "
+                         "p)))))))))");
+  std::vector<float> xs(74), m(2 * 50);
+  for (size_t k = 0; k < xs.size(); ++k)
+    xs[k] = 0.5f + float(k % 13) / 7.0f;
+  for (size_t k = 0; k < m.size(); ++k)
+    m[k] = 1.0f - float(k % 11) / 5.0f;
+  std::vector<float> ys(xs.begin(), xs.begin() + 60);
+  std::vector<Array> in = {array_of(xs, {74}), array_of(ys, {60}), array_of(m, {2, 50})};
+  for (const std::string& text : texts)
+    expect_same_outcome(text, in, order);
+}
+
 TEST(JitReductionOrder, ScansRunTheCanonicalOrder) {
   check_scans(ReductionOrder::canonical(), {{0}, {1}, {70000}});
 }
