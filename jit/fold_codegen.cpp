@@ -261,10 +261,11 @@ void fold_rows_in_lanes(FnBuilder& f, const Lambda& elem, const Lambda& fn, cons
   else
     init = element(f.i64(0));
   Val acc = fold_loop(f, f.i64(seed ? 0 : 1), n, init, [&](const Val& a, Value* j) {
+    // The element, not the combiner, runs for every j of the rows.
     f.chunk_element(j);
-    Val next = lanes_apply_reading(f, w, fn, {a, element(j)}, bails);
+    Val x = element(j);
     f.chunk_element(nullptr);
-    return next;
+    return lanes_apply_reading(f, w, fn, {a, x}, bails);
   });
   f.close_chunk_checks();
   store_lanes(f, t, target, r, acc, w);

@@ -55,10 +55,11 @@ void KernelBuilder::fold(const kn::Fold& x) {
       f.open_chunk_checks(n, [&] { return f.delegate_from(f.checked_entry, r); });
       Val init = x.seed ? f.load_slots(f.aux, slots::Fold::seed(rank), t) : elem(f.i64(0));
       Val acc = fold_loop(f, f.i64(x.seed ? 0 : 1), n, init, [&](const Val& a, Value* j) {
+        // The element, not the combiner, runs for every j of the row.
         f.chunk_element(j);
-        Val next = f.apply(x.f, {a, elem(j)});
+        Val v = elem(j);
         f.chunk_element(nullptr);
-        return next;
+        return f.apply(x.f, {a, v});
       });
       f.close_chunk_checks();
       f.store_elem(out, t, r, acc);

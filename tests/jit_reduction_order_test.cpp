@@ -314,7 +314,7 @@ TEST(JitReductionOrder, ReadsCheckedOncePerChunkRaiseTheFirstError) {
 // after the groups, at a row's first or last element, behind an earlier
 // element's failing read checked per element, or only in one lane of a
 // group, the error is the interpreter's (the first in element order); a
-// read behind an `if` keeps its check per element. 37 rows of 40 (two or
+// read behind an `if` or in the combiner keeps its check per element. 37 rows of 40 (two or
 // four groups of lanes, then five rows one at a time), floats (rows in
 // lanes), a tuple (nbody's shape), integers (no lanes) and fold1; rank 3
 // (an outer index of two components per lane).
@@ -365,6 +365,12 @@ TEST(JitReductionOrder, ReadsCheckedOncePerRowRaiseTheFirstError) {
     // Behind an `if`: only the elements it takes read, none out of range.
     texts.push_back(make("37 40", "(if (< (+ i j) 74) (! xs (ix (+ i j))) 0.25f32)"));
   }
+  // A combiner that reads (checked per element: it runs for j >= 1 in fold1):
+  // in range, and out of range at the first combine (the elements never
+  // fail: a fused run may raise a later failure first, docs/language.md).
+  for (std::string at : {"59", "60"})
+    texts.push_back(head + "(fold1 (lambda ((a f32) (b f32)) (+ a (* b (! ys (ix " + at + "))))) " +
+                    gen("37 40", "(! xs (ix (+ i (* j 0))))") + "))");
   // Rank 3: rows (a, b) of 40, an outer index of two components per lane.
   texts.push_back(head +
                   "(fold (lambda ((a f32) (b f32)) (+ a b)) 0.5f32 (generate (ix 5 7 40) "
