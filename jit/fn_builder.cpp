@@ -75,17 +75,13 @@ void FnBuilder::delegate_if(llvm::Value* cond, const std::string& callee) {
 
 llvm::BasicBlock* FnBuilder::delegate_block(const std::string& callee) {
   llvm::BasicBlock*& call = delegates_[callee];
-  if (call) return call;
-  llvm::FunctionCallee target = mod.getOrInsertFunction(callee, fn->getFunctionType());
-  call = llvm::BasicBlock::Create(ctx, "delegate", fn);
-  llvm::IRBuilder<> cb(call);
-  cb.CreateRet(cb.CreateCall(target, {arrays, error, begin, end, aux}));
+  if (!call) call = delegate_from(callee, begin);
   return call;
 }
 
 llvm::BasicBlock* FnBuilder::delegate_from(const std::string& callee, llvm::Value* from) {
   llvm::FunctionCallee target = mod.getOrInsertFunction(callee, fn->getFunctionType());
-  llvm::BasicBlock* call = llvm::BasicBlock::Create(ctx, "delegate_from", fn);
+  llvm::BasicBlock* call = llvm::BasicBlock::Create(ctx, "delegate", fn);
   llvm::IRBuilder<> cb(call);
   cb.CreateRet(cb.CreateCall(target, {arrays, error, from, end, aux}));
   return call;
