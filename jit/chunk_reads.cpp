@@ -13,8 +13,9 @@
 // (unsigned: a negative index is huge; r + (m - 1) cannot wrap once r <u n,
 // as n is an extent and m a run's length, and r - (m - 1) wraps to a huge
 // value exactly when some element's index is negative; in lanes, every lane
-// is tested). The tests run ahead of the run's loops, so the loop the
-// vectoriser sees has no branch for these reads, and the test is exact: the
+// of the run is tested: a group's lanes past the last row are masked off).
+// The tests run ahead of the run's loops, so the loop the vectoriser sees
+// has no branch for these reads, and the test is exact: the
 // run goes to the code that checks every element only where some element's
 // read would fail (m = 0 never fails: no element runs). That code starts
 // the run over before any element is computed and raises the first error in
@@ -98,6 +99,7 @@ bool FnBuilder::check_per_chunk(const Val& index, const Val& bounds) {
       top = cb.CreateBinaryIntrinsic(llvm::Intrinsic::umax, r, far);
     }
     Value* bad = cb.CreateICmpUGE(top, lanes(bounds[k]));
+    if (vt && c.active) bad = cb.CreateAnd(bad, c.active);
     if (vt) bad = cb.CreateOrReduce(bad);
     c.fails = c.fails ? cb.CreateOr(c.fails, bad) : bad;
   }
@@ -105,10 +107,12 @@ bool FnBuilder::check_per_chunk(const Val& index, const Val& bounds) {
 }
 
 void FnBuilder::open_chunk_checks(llvm::Value* m,
-                                  const std::function<llvm::BasicBlock*()>& on_fail) {
+                                  const std::function<llvm::BasicBlock*()>& on_fail,
+                                  llvm::Value* active) {
   if (checked_entry.empty()) return;
   ChunkReads& c = chunk_reads.emplace();
   c.m = m;
+  c.active = active;
   c.on_fail = on_fail;
   for (llvm::BasicBlock& bb : *fn)
     c.before.insert(&bb);

@@ -92,6 +92,10 @@ Val proj_leaves(const ex::Proj& p, const Exp& e, const Val& tuple);
 struct ChunkReads {
   llvm::Value* q = nullptr;           // the element's position in the run, in [0, m)
   llvm::Value* m = nullptr;           // the run's length
+  // Lane code: the lanes the run computes (<W x i1>, made before the run's
+  // loops; null: every lane). Code under exactly this mask runs for every
+  // element in each of its lanes; only these lanes' indices are tested.
+  llvm::Value* active = nullptr;
   std::set<llvm::BasicBlock*> before; // blocks made before the run's loops
   // Where the checks go, before the run's loops (a block without its
   // branch yet), whether one fails (null: no check), and the loops' first block.
@@ -171,13 +175,15 @@ public:
   // is set (else the calls below do nothing), as a failing run is handed to
   // it (a chunk: delegate_block; a row: delegate_from) or to code that ends
   // up there (a group of rows in lanes). open_chunk_checks starts the
-  // checks' block ahead of a run of m elements and goes on in a new block,
+  // checks' block ahead of a run of m elements (in lane code, in the lanes
+  // of `active`) and goes on in a new block,
   // made after every value the checks may use; chunk_element(q) names the
   // element whose code follows (null: none); close_chunk_checks ends the
   // checks' block with its branch to on_fail() or on to the loops, and
   // closes the run.
   std::string checked_entry;
-  void open_chunk_checks(llvm::Value* m, const std::function<llvm::BasicBlock*()>& on_fail);
+  void open_chunk_checks(llvm::Value* m, const std::function<llvm::BasicBlock*()>& on_fail,
+                         llvm::Value* active = nullptr);
   void chunk_element(llvm::Value* q);
   void close_chunk_checks();
 

@@ -196,19 +196,6 @@ Value* lane_numbers(FnBuilder& f, unsigned w) {
   return llvm::ConstantDataVector::get(f.ctx, iota);
 }
 
-// Stores the lanes of `v` (a value of type `t`, <w x ...> leaves) at
-// positions [first, first + w) of `target`.
-void store_lanes(FnBuilder& f, const Type& t, int target, Value* first, const Val& v, unsigned w) {
-  std::vector<ScalarKind> kinds = t.leaves();
-  for (size_t l = 0; l < kinds.size(); ++l) {
-    llvm::Type* mt = mem_type(f.ctx, kinds[l]);
-    Value* x = v[l];
-    if (kinds[l] == ScalarKind::Bool) x = f.b.CreateZExt(x, llvm::FixedVectorType::get(mt, w));
-    f.b.CreateAlignedStore(x, f.b.CreateGEP(mt, f.leaf_ptr(target, l), first),
-                           llvm::Align(scalar_size(kinds[l])));
-  }
-}
-
 // Whether `fn` is an integer combiner that reorders exactly (core/combiner.h:
 // + * min max band bor bxor, either operand first): every association and
 // operand order gives the same bits (wrapping), so an engine may run it in
@@ -228,31 +215,39 @@ int rows_in_lanes(const Lambda& elem, const Lambda& fn, const Type& t, bool chec
 
 void fold_rows_in_lanes(FnBuilder& f, const Lambda& elem, const Lambda& fn, const Type& t,
                         int target, int width, const Val& outer, Value* n, Value* r0, Value* r1,
-                        const std::optional<Val>& seed,
-                        const std::function<void(Value*)>& scalar_row) {
+                        const std::optional<Val>& seed) {
   llvm::IRBuilder<>& b = f.b;
   unsigned w = unsigned(width);
-  Value* group = f.i64(width);
   llvm::BasicBlock* pre = b.GetInsertBlock();
   llvm::BasicBlock* loop = llvm::BasicBlock::Create(f.ctx, "row_lanes", f.fn);
   llvm::BasicBlock* exit = llvm::BasicBlock::Create(f.ctx, "row_lanes_exit", f.fn);
-  b.CreateCondBr(b.CreateICmpSGE(b.CreateSub(r1, r0), group), loop, exit);
+  b.CreateCondBr(b.CreateICmpSLT(r0, r1), loop, exit);
   b.SetInsertPoint(loop);
   llvm::PHINode* r = b.CreatePHI(b.getInt64Ty(), 2);
   r->addIncoming(r0, pre);
-  // Lane k holds row r + k: its outer index, row-major in `outer`.
-  Val oix = f.from_linear(outer, b.CreateAdd(b.CreateVectorSplat(w, r), lane_numbers(f, w)));
+  // Lane k holds row r + k, its outer index row-major in `outer`; the lanes
+  // past r1 (in the last group only) are masked off: never read, never
+  // stored, their indices never tested. One copy of the lane code for every
+  // group, and no scalar rows.
+  Value* lanes = lane_numbers(f, w);
+  Value* rows = b.CreateAdd(b.CreateVectorSplat(w, r), lanes);
+  Value* active = b.CreateICmpULT(lanes, b.CreateVectorSplat(w, b.CreateSub(r1, r)));
+  Val oix = f.from_linear(outer, rows);
+  // A read fails its check in an active lane: the checked rows entry, from
+  // the group's first row on, raises the first error in element order
+  // (nothing of the group was stored). Reads at positions affine in j are
+  // checked once per group, every active lane (jit/chunk_reads.cpp).
   std::vector<llvm::BasicBlock*> bails;
-  // Reads at positions affine in j are checked once per group, every lane
-  // (jit/chunk_reads.cpp): a group in which one fails goes to the scalar rows.
-  f.open_chunk_checks(n, [&] {
-    bails.push_back(llvm::BasicBlock::Create(f.ctx, "row_lanes_checks_bail", f.fn));
-    return bails.back();
-  });
+  llvm::BasicBlock* fails = nullptr;
+  auto failing = [&] {
+    if (!fails) fails = llvm::BasicBlock::Create(f.ctx, "row_lanes_fail", f.fn);
+    return fails;
+  };
+  f.open_chunk_checks(n, failing, active);
   auto element = [&](Value* j) {
     Val ix = oix;
     ix.push_back(b.CreateVectorSplat(w, j));
-    return lanes_apply_reading(f, w, elem, {ix}, bails);
+    return lanes_apply_reading(f, w, elem, {ix}, bails, active);
   };
   Val init;
   if (seed)
@@ -268,23 +263,19 @@ void fold_rows_in_lanes(FnBuilder& f, const Lambda& elem, const Lambda& fn, cons
     return lanes_apply_reading(f, w, fn, {a, x}, bails);
   });
   f.close_chunk_checks();
-  store_lanes(f, t, target, r, acc, w);
-  Value* next = b.CreateAdd(r, group);
-  llvm::BasicBlock* latch = b.GetInsertBlock();
-  r->addIncoming(next, latch);
-  leave_alone(f.ctx, b.CreateCondBr(b.CreateICmpSGE(b.CreateSub(r1, next), group), loop, exit));
-  b.SetInsertPoint(exit);
-  llvm::PHINode* rest = b.CreatePHI(b.getInt64Ty(), 2 + unsigned(bails.size()));
-  rest->addIncoming(r0, pre);
-  rest->addIncoming(next, latch);
-  // A read failed its check in some lane: the scalar code from the group's
-  // first row on raises the error the scalar path raises (nothing of the
-  // group was stored).
-  for (llvm::BasicBlock* bail : bails) {
-    llvm::IRBuilder<>(bail).CreateBr(exit);
-    rest->addIncoming(r, bail);
+  store_lanes(f, t, target, r, acc, active);
+  Value* next = b.CreateAdd(r, f.i64(width));
+  r->addIncoming(next, b.GetInsertBlock());
+  leave_alone(f.ctx, b.CreateCondBr(b.CreateICmpSLT(next, r1), loop, exit));
+  if (!bails.empty()) failing();
+  if (fails) {
+    if (f.checked_entry.empty())
+      throw Error(ErrorKind::Type, elem.body->loc, "jit: internal: a check in rows in lanes");
+    for (llvm::BasicBlock* bail : bails)
+      llvm::IRBuilder<>(bail).CreateBr(fails);
+    llvm::IRBuilder<>(fails).CreateBr(f.delegate_from(f.checked_entry, r));
   }
-  f.for_range(rest, r1, scalar_row, false);
+  b.SetInsertPoint(exit);
 }
 
 Val fold_loop(FnBuilder& f, Value* lo, Value* hi, const Val& init,
@@ -406,7 +397,7 @@ void foldseg_units_in_lanes(FnBuilder& f, const Lambda& elem, const Lambda& fn, 
       kept.push_back(b.CreateSelect(active, next[l], a[l]));
     return kept;
   });
-  store_lanes(f, t, target, u, acc, w);
+  store_lanes(f, t, target, u, acc);
   u->addIncoming(end, b.GetInsertBlock());
   leave_alone(f.ctx, b.CreateBr(dispatch));
   // A read failed its check in an active lane: the scalar code from the

@@ -54,14 +54,14 @@ int rows_in_lanes(const Lambda& elem, const Lambda& fn, const Type& t, bool chec
 // `seed` (fold1: from element 0), as the scalar code does: groups of `width`
 // consecutive rows (jit/lane_codegen.h fold_row_lanes) in LLVM vectors, one
 // row per lane, so every lane performs the scalar code's operations in its
-// order and the results are its bits. The rows left (fewer than `width`), and
-// a group in which a read fails its check (from the group's first row on,
-// raising the scalar code's error), through `scalar_row(r)`. `outer` is the
-// shape of the rows (the input's shape without its innermost extent).
+// order and the results are its bits; the last group's lanes past r1 masked
+// off. A group in which a read fails its check is handed, from its first row
+// on, to f.checked_entry (the same rows with every check, which raises the
+// first error in element order). `outer` is the shape of the rows (the
+// input's shape without its innermost extent).
 void fold_rows_in_lanes(FnBuilder& f, const Lambda& elem, const Lambda& fn, const Type& t,
                         int target, int width, const Val& outer, llvm::Value* n, llvm::Value* r0,
-                        llvm::Value* r1, const std::optional<Val>& seed,
-                        const std::function<void(llvm::Value*)>& scalar_row);
+                        llvm::Value* r1, const std::optional<Val>& seed);
 
 // Units [u0, u1) of a foldseg into `target` (unit u = row * segments + s at
 // position u), each segment s of a row folded left to right from `seed` over

@@ -2,10 +2,12 @@
 // association order the executable declares (core/reduction_order.h):
 // - rows shorter than the order's fold_chunked_from: the main entry folds
 //   whole rows left to right from the seed (fold1: from the first element),
-//   rows in parallel, about kGrain elements per chunk of rows; a row in
-//   which a read checked once per row would fail (jit/chunk_reads.cpp) is
-//   handed, before any of its elements, to the checked rows entry (part 2,
-//   run-once: the same rows, every check per element);
+//   rows in parallel, about kGrain elements per chunk of rows (float and
+//   tuple folds: W rows at a time in lanes, jit/fold_codegen.h); a row (a
+//   group of rows in lanes) in which a read checked once per row would fail
+//   (jit/chunk_reads.cpp) is handed, before any of its elements, to the
+//   checked rows entry (part 2, run-once: the same rows one at a time,
+//   every check per element);
 // - longer rows: chunks of fold_chunk positions, each's total by the chunk
 //   entry (part 1: the lane tree of jit/fold_codegen.h chunk_total, lanes in
 //   LLVM vectors), every (row, chunk) in parallel; then the host combines a
@@ -39,7 +41,8 @@ void KernelBuilder::fold(const kn::Fold& x) {
   int rank = x.input.type.rank();
   int out = k_.outputs[0];
   // Rows [begin, end) of `f`, each left to right: in lanes where `lanes` (W
-  // rows at a time, a row per lane), the rest one at a time.
+  // rows at a time, a row per lane, the last group masked), else one at a
+  // time.
   auto rows = [&](FnBuilder& f, int lanes) {
     Val sh = load_shape(f, rank);
     Val outer(sh.begin(), sh.end() - 1);
@@ -65,7 +68,7 @@ void KernelBuilder::fold(const kn::Fold& x) {
       f.store_elem(out, t, r, acc);
     };
     if (lanes > 0)
-      fold_rows_in_lanes(f, x.input.elem, x.f, t, out, lanes, outer, n, f.begin, f.end, seed, row);
+      fold_rows_in_lanes(f, x.input.elem, x.f, t, out, lanes, outer, n, f.begin, f.end, seed);
     else
       f.for_range(f.begin, f.end, row);
   };

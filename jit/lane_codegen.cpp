@@ -148,9 +148,11 @@ public:
   Lanes(FnBuilder& f, unsigned width) : f_(f), b_(f.b), ctx_(f.ctx), w_(width) {}
 
   // `f` applied to `args` in the lanes of `mask` (<W x i1>).
+  // The outermost call's mask is the run's lanes (at least one active).
   Val apply(const Lambda& fn, const std::vector<Val>& args, Value* mask) {
     Value* saved = mask_;
     mask_ = mask;
+    if (!run_) run_ = mask;
     Val r = scope_.apply(fn, args, [&](const Exp& x) { return exp(x); });
     mask_ = saved;
     return r;
@@ -168,6 +170,7 @@ private:
   llvm::LLVMContext& ctx_;
   unsigned w_;
   Value* mask_ = nullptr;
+  Value* run_ = nullptr; // the lanes the caller runs
   Scope scope_;
 
   Value* splat(Value* v) {
@@ -303,16 +306,14 @@ private:
     b_.SetInsertPoint(ok);
   }
 
-  // Whether the code runs in every lane (no `if`, `and`, `or` or `while`
-  // masks it): only then may a read be checked once per run
-  // (FnBuilder::check_per_chunk), as it runs for every element.
-  bool every_lane() const {
-    auto* all = llvm::dyn_cast<llvm::Constant>(mask_);
-    return all && all->isAllOnesValue();
-  }
+  // Whether the code runs in every lane the caller runs (no `if`, `and`,
+  // `or` or `while` masks it): only then may a read be checked once per run
+  // (FnBuilder::check_per_chunk), as it runs for every element, and a read
+  // the same in every lane load once (some lane is active).
+  bool every_lane() const { return mask_ == run_; }
 
   // The scalars of an index whose components are the same in every lane
-  // (splats), read under all lanes: such a read loads once. Empty otherwise.
+  // (splats), read under every lane: such a read loads once. Empty otherwise.
   std::optional<Val> uniform_index(const Val& ix) const {
     if (!every_lane()) return std::nullopt;
     Val out;
@@ -493,6 +494,24 @@ Val lanes_apply_reading(FnBuilder& f, unsigned width, const Lambda& fn,
   return r;
 }
 
+void store_lanes(FnBuilder& f, const Type& t, int target, Value* first, const Val& v,
+                 Value* mask) {
+  std::vector<ScalarKind> kinds = t.leaves();
+  for (size_t l = 0; l < kinds.size(); ++l) {
+    auto* vt = llvm::cast<llvm::FixedVectorType>(v[l]->getType());
+    llvm::Type* mt = mem_type(f.ctx, kinds[l]);
+    Value* x = v[l];
+    if (kinds[l] == ScalarKind::Bool)
+      x = f.b.CreateZExt(x, llvm::FixedVectorType::get(mt, vt->getNumElements()));
+    Value* at = f.b.CreateGEP(mt, f.leaf_ptr(target, l), first);
+    llvm::Align align(scalar_size(kinds[l]));
+    if (mask)
+      f.b.CreateMaskedStore(x, at, align, mask);
+    else
+      f.b.CreateAlignedStore(x, at, align);
+  }
+}
+
 int fold_row_lanes(const Lambda& elem, const Lambda& fn, const Type& t, bool checked) {
   Safety s;
   s.checked = checked;
@@ -532,15 +551,7 @@ void lane_row(FnBuilder& f, const Lambda& elem, const Type& type, int target, co
     ix.push_back(b.CreateVectorSplat(width, o));
   ix.push_back(b.CreateAdd(b.CreateVectorSplat(width, j), lane));
   Val v = lanes.apply(elem, {ix}, mask);
-  Value* pos = b.CreateAdd(p0, b.CreateSub(j, j0));
-  std::vector<ScalarKind> kinds = type.leaves();
-  for (size_t l = 0; l < kinds.size(); ++l) {
-    llvm::Type* mt = mem_type(f.ctx, kinds[l]);
-    Value* x = v[l];
-    if (kinds[l] == ScalarKind::Bool) x = b.CreateZExt(x, llvm::FixedVectorType::get(mt, width));
-    b.CreateMaskedStore(x, b.CreateGEP(mt, f.leaf_ptr(target, l), pos),
-                        llvm::Align(scalar_size(kinds[l])), mask);
-  }
+  store_lanes(f, type, target, b.CreateAdd(p0, b.CreateSub(j, j0)), v, mask);
   Value* next = b.CreateAdd(j, f.i64(plan.width));
   llvm::BasicBlock* latch = b.GetInsertBlock();
   j->addIncoming(next, latch);

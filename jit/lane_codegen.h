@@ -55,15 +55,22 @@ bool lane_combiner(const Lambda& f, bool checked);
 Val lanes_apply(FnBuilder& f, unsigned width, const Lambda& fn, const std::vector<Val>& args);
 
 // The same for a function that reads arrays (a fold's element function), in
-// the lanes of `mask` (<width x i1>; null: every lane): checked, a block that
-// leaves the lane code because an active lane's read is out of range is
-// appended to `bails`, left open for the caller to end (it runs the lanes'
-// work again on the scalar path, which raises the error). Reads whose index
-// is the same in every lane (a splat) under all lanes load once and splat the
-// value.
+// the lanes of `mask` (<width x i1>, at least one lane active; null: every
+// lane): checked, a block that leaves the lane code because an active lane's
+// read is out of range is appended to `bails`, left open for the caller to
+// end (it runs the lanes' work again with every check, which raises the
+// error). Reads whose index is the same in every lane (a splat) under `mask`
+// itself (no `if`, `and`, `or` or `while` narrows it) load once and splat
+// the value.
 Val lanes_apply_reading(FnBuilder& f, unsigned width, const Lambda& fn,
                         const std::vector<Val>& args, std::vector<llvm::BasicBlock*>& bails,
                         llvm::Value* mask = nullptr);
+
+// Stores the lanes of `v` (a value of type `t`, <W x ...> leaves) at
+// positions [first, first + W) of `target`: those of `mask` only (<W x i1>;
+// null: every lane).
+void store_lanes(FnBuilder& f, const Type& t, int target, llvm::Value* first, const Val& v,
+                 llvm::Value* mask = nullptr);
 
 // How many rows of a fold run at once, one row per lane, each folded left to
 // right exactly as the scalar code folds it (jit/fold_codegen.h

@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <regex>
 #include <set>
 
 #include "fusion/fuse.h"
@@ -156,8 +157,8 @@ TEST(JitPipeline, FoldEntriesCheckAffineReadsOncePerRun) {
       "(quot (size xs) 2)) (lambda ((i (ix 1))) (! xs (ix (* (proj 0 i) 2)))))))"));
   ASSERT_EQ(strided.size(), 1u); // the chunks: the rows have no read checked once per row
   EXPECT_NE(strided[0].find(", ptr %1, align"), std::string::npos) << strided[0];
-  // n-body's shape: rows in lanes and rows one at a time, three reads (x at
-  // j and at i, m at j), none checked per element.
+  // n-body's shape: rows in lanes, three reads (x at j and at i, m at j),
+  // none checked per element.
   std::vector<std::string> nbody = calling_entries(optimised_ir_of(
       "(program ((x (array f32 1)) (m (array f32 1))) (fold (lambda ((a (tuple f32 f32)) (b "
       "(tuple f32 f32))) (tuple (+ (proj 0 a) (proj 0 b)) (+ (proj 1 a) (proj 1 b)))) (tuple 0f32 "
@@ -166,6 +167,10 @@ TEST(JitPipeline, FoldEntriesCheckAffineReadsOncePerRun) {
   ASSERT_EQ(nbody.size(), 1u); // the rows: a tuple's chunk entry is the array code alone
   EXPECT_NE(nbody[0].find("row_lanes"), std::string::npos) << nbody[0];
   EXPECT_EQ(nbody[0].find(", ptr %1, align"), std::string::npos) << nbody[0];
+  // No row runs in scalar code (fold_rows_in_lanes): the last group's lanes
+  // past the end are masked off, never stored.
+  EXPECT_FALSE(std::regex_search(nbody[0], std::regex(R"(= f(add|sub|mul) float )"))) << nbody[0];
+  EXPECT_NE(nbody[0].find("masked.store.v"), std::string::npos) << nbody[0];
 }
 
 } // namespace
