@@ -1,12 +1,13 @@
 // Reads checked once per run of elements (jit/fn_builder.h ChunkReads).
 //
-// A run is a float fold's or scan's chunk in its vector chunk code, a row of
-// a fold, or a group of rows of a fold in lanes (one row per lane): element
-// q of the run (q in [0, m)) usually reads its inputs at (row..., j0 + q):
-// each component of the index is c * q + r with c in {-1, 0, 1} and r made
-// before the run's loops (a vector of one r per lane in lane code). Whether
-// such a read is in range for every q is one test per component, of its
-// first and last value:
+// A run is a fold's or scan's chunk in its chunk code (jit/fold_codegen.h
+// chunk_total: the vector code, the lanes in memory, or left to right), a
+// row of a fold, or a group of rows of a fold in lanes (one row per lane):
+// element q of the run (q in [0, m)) usually reads its inputs at
+// (row..., j0 + q): each component of the index is c * q + r with c in
+// {-1, 0, 1} and r made before the run's loops (a vector of one r per lane
+// in lane code). Whether such a read is in range for every q is one test
+// per component, of its first and last value:
 //   c = 0:  r <u n
 //   c = 1:  r <u n and r + (m - 1) <u n
 //   c = -1: r <u n and r - (m - 1) <u n
@@ -15,17 +16,18 @@
 // value exactly when some element's index is negative; in lanes, every lane
 // of the run is tested: a group's lanes past the last row are masked off).
 // The tests run ahead of the run's loops, so the loop the vectoriser sees
-// has no branch for these reads, and the test is exact: the
-// run goes to the code that checks every element only where some element's
-// read would fail (m = 0 never fails: no element runs). That code starts
-// the run over before any element is computed and raises the first error in
-// element order, as the interpreter does, whichever check it comes from:
-// for a chunk, the array entry (which also takes the chunks shorter than the
-// lanes); for a row, an entry of the same rows with every check, from that
-// row on; for a group of rows in lanes, the scalar rows from the group's
-// first row. Reads inside a branch of the element code (if, while, and/or;
-// in lane code, any read under a mask that is not every lane) keep their
-// check per element: they may never run for the elements out of range.
+// has no branch for these reads, and the test is exact: the run goes to the
+// code that checks every element only where some element's read would fail
+// (m = 0 never fails: no element runs). That code starts the run over
+// before any element is computed and raises the first error in element
+// order, as the interpreter does, whichever check it comes from: for a
+// chunk, the checked chunk entry (the one that also takes the chunks shorter
+// than the lanes, where the chunk code has them apart); for a row, an entry
+// of the same rows with every check, from that row on; for a group of rows
+// in lanes, the same entry from the group's first row. Reads inside a branch
+// of the element code (if, while, and/or; in lane code, any read under a
+// mask narrower than the run's lanes) keep their check per element: they
+// may never run for the elements out of range.
 #include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/Instructions.h>
 
@@ -106,8 +108,7 @@ bool FnBuilder::check_per_chunk(const Val& index, const Val& bounds) {
   return true;
 }
 
-void FnBuilder::open_chunk_checks(llvm::Value* m,
-                                  const std::function<llvm::BasicBlock*()>& on_fail,
+void FnBuilder::open_chunk_checks(llvm::Value* m, const std::function<llvm::BasicBlock*()>& on_fail,
                                   llvm::Value* active) {
   if (checked_entry.empty()) return;
   ChunkReads& c = chunk_reads.emplace();

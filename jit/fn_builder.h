@@ -85,13 +85,13 @@ template <class Eval> Val concat_leaves(const std::vector<ExpPtr>& parts, Eval&&
 Val proj_leaves(const ex::Proj& p, const Exp& e, const Val& tuple);
 
 // Reads checked once per run of elements instead of once per element
-// (jit/chunk_reads.cpp): open around the elements of a float fold's or
-// scan's vector chunk code (jit/fold_codegen.cpp vector_total), of a fold's
-// row, or of a group of a fold's rows in lanes (fold_rows_in_lanes), so
-// that the loop over them has no branch per element for such reads.
+// (jit/chunk_reads.cpp): open around the elements of a fold's or scan's
+// chunk code (jit/fold_codegen.cpp chunk_total), of a fold's row, or of a
+// group of a fold's rows in lanes (fold_rows_in_lanes), so that the loop
+// over them has no branch per element for such reads.
 struct ChunkReads {
-  llvm::Value* q = nullptr;           // the element's position in the run, in [0, m)
-  llvm::Value* m = nullptr;           // the run's length
+  llvm::Value* q = nullptr; // the element's position in the run, in [0, m)
+  llvm::Value* m = nullptr; // the run's length
   // Lane code: the lanes the run computes (<W x i1>, made before the run's
   // loops; null: every lane). Code under exactly this mask runs for every
   // element in each of its lanes; only these lanes' indices are tested.
@@ -173,8 +173,8 @@ public:
   // The entry that computes the same positions with every check, where the
   // kernel builder made one: reads are checked once per run only where it
   // is set (else the calls below do nothing), as a failing run is handed to
-  // it (a chunk: delegate_block; a row: delegate_from) or to code that ends
-  // up there (a group of rows in lanes). open_chunk_checks starts the
+  // it (a chunk: delegate_block; a row or a group of rows in lanes:
+  // delegate_from). open_chunk_checks starts the
   // checks' block ahead of a run of m elements (in lane code, in the lanes
   // of `active`) and goes on in a new block,
   // made after every value the checks may use; chunk_element(q) names the

@@ -59,6 +59,10 @@ Val array_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, int
   // Group g (the last may be short): lane k takes element g * lanes + k,
   // group 0 starts the lanes. One copy of the element code.
   Value* groups = b.CreateUDiv(b.CreateAdd(m, f.i64(lanes - 1)), width);
+  // Reads at positions affine in the element's are checked once per chunk,
+  // ahead of the loops (jit/chunk_reads.cpp), where a checked entry takes
+  // the chunks in which one fails.
+  f.open_chunk_checks(m, [&] { return f.delegate_block(f.checked_entry); });
   f.for_range(
       f.i64(0), groups,
       [&](Value* g) {
@@ -67,7 +71,10 @@ Val array_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, int
         Value* count = b.CreateSelect(b.CreateICmpSLT(left, width), left, width);
         Value* starts = b.CreateICmpEQ(g, f.i64(0));
         f.for_range(f.i64(0), count, [&](Value* k) {
-          Val x = elem(b.CreateAdd(first, k));
+          Value* q = b.CreateAdd(first, k);
+          f.chunk_element(q);
+          Val x = elem(q);
+          f.chunk_element(nullptr);
           llvm::BasicBlock* start = llvm::BasicBlock::Create(f.ctx, "lane_start", f.fn);
           llvm::BasicBlock* fold = llvm::BasicBlock::Create(f.ctx, "lane_fold", f.fn);
           llvm::BasicBlock* next = llvm::BasicBlock::Create(f.ctx, "lane_next", f.fn);
@@ -82,6 +89,7 @@ Val array_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, int
         });
       },
       false);
+  f.close_chunk_checks();
   // The halves: while count > 1, lane k (k < half) takes lane rest + k.
   llvm::BasicBlock* pre = b.GetInsertBlock();
   llvm::BasicBlock* level = llvm::BasicBlock::Create(f.ctx, "lane_tree", f.fn);
@@ -196,18 +204,13 @@ Value* lane_numbers(FnBuilder& f, unsigned w) {
   return llvm::ConstantDataVector::get(f.ctx, iota);
 }
 
-// Whether `fn` is an integer combiner that reorders exactly (core/combiner.h:
-// + * min max band bor bxor, either operand first): every association and
-// operand order gives the same bits (wrapping), so an engine may run it in
-// any order (core/reduction_order.h): such a chunk folds left to right, a
-// loop LLVM vectorises as it likes.
+} // namespace
+
 bool exactly_associative(const Lambda& fn, const Type& t) {
   if (!t.is_scalar() || !is_integral(t.scalar_kind())) return false;
   std::optional<BinaryCombiner> c = binary_combiner(fn);
   return c && reorders_exactly(c->op, c->kind);
 }
-
-} // namespace
 
 int rows_in_lanes(const Lambda& elem, const Lambda& fn, const Type& t, bool checked) {
   return exactly_associative(fn, t) ? 0 : fold_row_lanes(elem, fn, t, checked);

@@ -35,10 +35,18 @@ Val fold_loop(FnBuilder& f, llvm::Value* lo, llvm::Value* hi, const Val& init,
 // jit/chunk_reads.cpp), or any chunk (the array, every check per element:
 // the chunks shorter than the lanes, and those in which a read checked once
 // per chunk fails). Elsewhere one code takes any length and `lengths` is
-// not used.
+// not used; the array code checks such reads once per chunk too where
+// f.checked_entry names an entry to hand a failing chunk to.
 enum class ChunkLengths { AtLeastLanes, Any };
 Val chunk_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, int lanes,
                 llvm::Value* m, const std::function<Val(llvm::Value*)>& elem, ChunkLengths lengths);
+
+// Whether `fn` is an integer combiner that reorders exactly (core/combiner.h:
+// + * min max band bor bxor, either operand first): every association and
+// operand order gives the same bits (wrapping), so an engine may run it in
+// any order (core/reduction_order.h): such a chunk folds left to right, a
+// loop LLVM vectorises as it likes.
+bool exactly_associative(const Lambda& fn, const Type& t);
 
 // Whether chunk_total keeps the lanes of `t` under `fn` in one vector, so
 // that chunks shorter than `lanes` take other code (the array).

@@ -68,8 +68,10 @@ private:
   // the lanes go to an entry of their own that skips the pipeline
   // (run_once): they are rare (a row's last chunk, tiny orders), and the
   // vector code alone compiles in about four fifths of the time. So do the
-  // chunks in which a read the vector code checks once per chunk
+  // chunks in which a read the chunk code checks once per chunk
   // (FnBuilder::chunk_reads) would fail: that entry checks every element.
+  // Tuple folds and scans have it too, checked only, in part 2, for the
+  // failing chunks alone.
   void chunk_entry(const Type& t, const Lambda& fn,
                    const std::function<void(FnBuilder&, ChunkLengths)>& body);
   // The part of a fold's or scan's run-once entries: 2 where the chunk

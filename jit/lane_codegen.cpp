@@ -494,8 +494,7 @@ Val lanes_apply_reading(FnBuilder& f, unsigned width, const Lambda& fn,
   return r;
 }
 
-void store_lanes(FnBuilder& f, const Type& t, int target, Value* first, const Val& v,
-                 Value* mask) {
+void store_lanes(FnBuilder& f, const Type& t, int target, Value* first, const Val& v, Value* mask) {
   std::vector<ScalarKind> kinds = t.leaves();
   for (size_t l = 0; l < kinds.size(); ++l) {
     auto* vt = llvm::cast<llvm::FixedVectorType>(v[l]->getType());

@@ -110,7 +110,7 @@ TEST(JitPipeline, FoldsAndStencilsCompileInParts) {
   // One code for any chunk: the run-once entries in part 0, but the checked
   // rows, in a part of their own.
   EXPECT_EQ(max.parts, 3u);
-  EXPECT_EQ(entries, 6);
+  EXPECT_EQ(entries, 6); // closed shape and seed, checked rows, rows, chunks, combine
   EXPECT_GT(fold.object_bytes, 0u);
   EXPECT_GT(fold.optimise_ms + fold.emit_ms, 0.0);
   jit::ColdCompile stencil = compile_first_kernel(
@@ -129,11 +129,11 @@ TEST(JitPipeline, FoldsAndStencilsCompileInParts) {
   for (size_t at = ir.find("optnone"); at != std::string::npos; at = ir.find("optnone", at + 1))
     ++optnone;
   EXPECT_GT(optnone, 0u) << ir; // the combine, the closed seed/shape, the checked rows
-  // An integer max folds each chunk left to right (one code for any length):
-  // only the rows entry calls another (the checked rows, where a read
-  // checked once per row fails); a float sum's chunk entry keeps only the
-  // vector code and calls the short chunks' entry (optnone) for chunks
-  // shorter than its lanes.
+  // An integer max folds each chunk left to right (one code for any length,
+  // every check per element): only the rows entry calls another (the
+  // checked rows, where a read checked once per row fails); a float sum's
+  // chunk entry keeps only the vector code and calls the short chunks'
+  // entry (optnone) for chunks shorter than its lanes or failing a test.
   EXPECT_EQ(calling_entries(ir).size(), 1u) << ir;
   std::string sum = optimised_ir_of(
       "(program ((xs (array f32 1))) (fold (lambda ((a f32) (b f32)) (+ a b)) 0f32 xs))");
@@ -164,9 +164,10 @@ TEST(JitPipeline, FoldEntriesCheckAffineReadsOncePerRun) {
       "(tuple f32 f32))) (tuple (+ (proj 0 a) (proj 0 b)) (+ (proj 1 a) (proj 1 b)))) (tuple 0f32 "
       "0f32) (generate (ix (size x) (size x)) (lambda ((p (ix 2))) (let ((d (- (! x (ix (proj 1 "
       "p))) (! x (ix (proj 0 p)))))) (tuple (* d (! m (ix (proj 1 p)))) d))))))"));
-  ASSERT_EQ(nbody.size(), 1u); // the rows: a tuple's chunk entry is the array code alone
+  ASSERT_EQ(nbody.size(), 2u); // the rows, the chunks (a tuple's: the lanes in memory)
   EXPECT_NE(nbody[0].find("row_lanes"), std::string::npos) << nbody[0];
-  EXPECT_EQ(nbody[0].find(", ptr %1, align"), std::string::npos) << nbody[0];
+  for (const std::string& entry : nbody)
+    EXPECT_EQ(entry.find(", ptr %1, align"), std::string::npos) << entry;
   // No row runs in scalar code (fold_rows_in_lanes): the last group's lanes
   // past the end are masked off, never stored.
   EXPECT_FALSE(std::regex_search(nbody[0], std::regex(R"(= f(add|sub|mul) float )"))) << nbody[0];

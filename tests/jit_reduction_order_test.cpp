@@ -260,7 +260,8 @@ void expect_same_outcome(const std::string& text, const std::vector<Array>& in,
 // element's failing read that is checked per element, the error is the
 // interpreter's (the first in element order); a read behind an `if` keeps
 // its check per element. Chunks of 600 f32 elements, 8 lanes: two blocks of
-// the vector code per chunk, three chunks per row of 1500.
+// the vector code per chunk, three chunks per row of 1500; the same for the
+// chunk code of tuples (lanes in memory) and integers (left to right).
 TEST(JitReductionOrder, ReadsCheckedOncePerChunkRaiseTheFirstError) {
   const ReductionOrder order{64, 600, 64, 600, 32};
   const std::string head = "(program ((xs (array f32 1)) (m (array f32 2)))\n";
@@ -273,8 +274,26 @@ TEST(JitReductionOrder, ReadsCheckedOncePerChunkRaiseTheFirstError) {
     return head + "(scanl (lambda ((a f32) (b f32)) (+ a b)) 0.5f32 (generate (ix " + extent +
            ") (lambda ((i (ix 1))) (let ((j (proj 0 i))) " + elem + ")))))";
   };
+  // The chunk code of any length (jit/fold_codegen.h chunk_total): tuples
+  // in lanes in memory (reads checked once per chunk), integers folded left
+  // to right (checked per element).
+  Make ints = [&](const std::string& extent, const std::string& elem) {
+    return head + "(fold (lambda ((a i32) (b i32)) (+ a b)) 3i32 (generate (ix " + extent +
+           ") (lambda ((i (ix 1))) (let ((j (proj 0 i))) (cast i32 (* 8f32 " + elem + ")))))))";
+  };
+  Make int_scan = [&](const std::string& extent, const std::string& elem) {
+    return head + "(scanl (lambda ((a i32) (b i32)) (+ a b)) 3i32 (generate (ix " + extent +
+           ") (lambda ((i (ix 1))) (let ((j (proj 0 i))) (cast i32 (* 8f32 " + elem + ")))))))";
+  };
+  Make tuple = [&](const std::string& extent, const std::string& elem) {
+    return head +
+           "(fold (lambda ((a (tuple f32 f32)) (b (tuple f32 f32))) (tuple (+ (proj 0 a) (proj "
+           "0 b)) (- (proj 1 a) (proj 1 b)))) (tuple 0f32 1f32) (generate (ix " +
+           extent + ") (lambda ((i (ix 1))) (let ((j (proj 0 i)) (v " + elem +
+           ")) (tuple v (* v v)))))))";
+  };
   std::vector<std::string> texts;
-  for (const Make& make : {fold, scan}) {
+  for (const Make& make : {fold, scan, ints, int_scan, tuple}) {
     // In range: shifted, reversed, a fixed element, a sum of two reads.
     texts.push_back(make("(- (size xs) 3)", "(! xs (ix (+ j 3)))"));
     texts.push_back(make("(size xs)", "(! xs (ix (- (- (size xs) 1) j)))"));
