@@ -219,6 +219,13 @@ Val FnBuilder::from_linear(const Val& shape, llvm::Value* pos) {
   return ix;
 }
 
+llvm::Value* FnBuilder::lane_numbers(unsigned w) {
+  std::vector<uint64_t> iota(w);
+  for (size_t l = 0; l < iota.size(); ++l)
+    iota[l] = l;
+  return llvm::ConstantDataVector::get(ctx, iota);
+}
+
 llvm::Value* FnBuilder::to_linear(const Val& shape, const Val& index) {
   llvm::Value* pos = i64(0);
   for (size_t d = 0; d < shape.size(); ++d)

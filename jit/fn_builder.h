@@ -208,6 +208,8 @@ public:
   // The row-major index of position `pos` in `shape` (of each lane's, for a
   // vector of positions).
   Val from_linear(const Val& shape, llvm::Value* pos);
+  // <0, 1, ..., w-1> (i64).
+  llvm::Value* lane_numbers(unsigned w);
   llvm::Value* to_linear(const Val& shape, const Val& index);
 
 private:

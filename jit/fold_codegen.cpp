@@ -139,10 +139,7 @@ Val vector_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, in
     return b.CreateAlignedLoad(vt, b.CreateInBoundsGEP(et, buf, b.CreateMul(g, width)),
                                llvm::Align(scalar_size(t.scalar_kind())));
   };
-  std::vector<uint64_t> iota(static_cast<size_t>(lanes));
-  for (size_t l = 0; l < iota.size(); ++l)
-    iota[l] = l;
-  Value* lane = llvm::ConstantDataVector::get(f.ctx, iota);
+  Value* lane = f.lane_numbers(unsigned(lanes));
   Value* blocks = b.CreateUDiv(b.CreateAdd(m, f.i64(block - 1)), f.i64(block));
   // Reads at positions affine in the element's are checked once per chunk,
   // ahead of the loops (jit/chunk_reads.cpp).
@@ -196,14 +193,6 @@ Val vector_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, in
   return {b.CreateExtractElement(cur, uint64_t(0))};
 }
 
-// <0, 1, ..., w-1> (i64).
-Value* lane_numbers(FnBuilder& f, unsigned w) {
-  std::vector<uint64_t> iota(w);
-  for (size_t l = 0; l < iota.size(); ++l)
-    iota[l] = l;
-  return llvm::ConstantDataVector::get(f.ctx, iota);
-}
-
 } // namespace
 
 bool exactly_associative(const Lambda& fn, const Type& t) {
@@ -232,7 +221,7 @@ void fold_rows_in_lanes(FnBuilder& f, const Lambda& elem, const Lambda& fn, cons
   // past r1 (in the last group only) are masked off: never read, never
   // stored, their indices never tested. One copy of the lane code for every
   // group, and no scalar rows.
-  Value* lanes = lane_numbers(f, w);
+  Value* lanes = f.lane_numbers(w);
   Value* rows = b.CreateAdd(b.CreateVectorSplat(w, r), lanes);
   Value* active = b.CreateICmpULT(lanes, b.CreateVectorSplat(w, b.CreateSub(r1, r)));
   Val oix = f.from_linear(outer, rows);
@@ -362,7 +351,7 @@ void foldseg_units_in_lanes(FnBuilder& f, const Lambda& elem, const Lambda& fn, 
   to->addIncoming(u1, dispatch);
   b.SetInsertPoint(group_bb);
   // Lane k holds unit u + k: its row and segment, the segment's start and length.
-  Value* units = b.CreateAdd(b.CreateVectorSplat(w, u), lane_numbers(f, w));
+  Value* units = b.CreateAdd(b.CreateVectorSplat(w, u), f.lane_numbers(w));
   Value* nsegs = b.CreateVectorSplat(w, segments);
   Value* s = b.CreateURem(units, nsegs);
   Value* all = llvm::ConstantVector::getSplat(llvm::ElementCount::getFixed(w), b.getTrue());

@@ -539,10 +539,7 @@ void lane_row(FnBuilder& f, const Lambda& elem, const Type& type, int target, co
   // The group's indices: the row's outer index in every lane, j + lane
   // innermost; lanes past the run's end are masked off (never stored, and
   // no `while` runs for them).
-  std::vector<uint64_t> iota(static_cast<size_t>(width));
-  for (size_t l = 0; l < iota.size(); ++l)
-    iota[l] = l;
-  Value* lane = llvm::ConstantDataVector::get(f.ctx, iota);
+  Value* lane = f.lane_numbers(width);
   Value* mask = b.CreateICmpULT(lane, b.CreateVectorSplat(width, b.CreateSub(j1, j)));
   Lanes lanes(f, width);
   Val ix;

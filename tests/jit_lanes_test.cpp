@@ -337,6 +337,44 @@ TEST(JitRowLanes, FoldsOfEveryShapeEqualTheInterpreter) {
               {m});
 }
 
+// foldseg: W segments at a time, a segment per lane, lanes whose segment
+// ended keeping their accumulator; groups whose longest segment is over 4
+// times their mean go one segment at a time.
+std::string foldseg_program(const std::string& type, const std::string& f, const std::string& z,
+                            const std::string& input) {
+  return "(program ((xs (array f32 2)) (segs (array i64 1))) (foldseg (lambda ((a " + type +
+         ") (b " + type + ")) " + f + ") " + z + " " + input + " segs))";
+}
+
+// The lanes' outer indices (a row's position in the rows' shape, lane by
+// lane): each row's result encodes its outer index, for extents below, at
+// and above the lanes (16 x f32), and one of 1; foldseg's units (a row and a
+// segment) the same way.
+TEST(JitRowLanes, OuterIndicesOfEveryExtentEqualTheInterpreter) {
+  for (auto [b, c] : std::vector<std::pair<int, int>>{
+           {1, 1}, {1, 17}, {2, 3}, {3, 15}, {16, 1}, {17, 16}, {5, 40}, {33, 2}}) {
+    std::string shape = "3 " + std::to_string(b) + " " + std::to_string(c) + " 4";
+    expect_same("(program () (fold (lambda ((a f32) (x f32)) (- (* a 0.5f32) x)) 0.25f32"
+                " (generate (ix " +
+                shape +
+                ") (lambda ((i (ix 4))) (cast f32 (+ (+ (* 10000"
+                " (proj 0 i)) (* 100 (proj 1 i))) (+ (proj 2 i) (* 1000000 (proj 3 i)))))))))");
+  }
+  for (int segments : {1, 3, 17}) {
+    std::vector<int64_t> lengths;
+    for (int k = 0; k < segments; ++k)
+      lengths.push_back(2 + k % 3);
+    int64_t n = 0;
+    for (int64_t l : lengths)
+      n += l;
+    std::vector<float> v;
+    for (int64_t i = 0; i < 19 * n; ++i)
+      v.push_back(float(i % 89) * 0.5f);
+    expect_same(foldseg_program("f32", "(- (* a 0.5f32) b)", "0.25f32", "xs"),
+                {array_of<float>(v, {19, n}), array_of<int64_t>(lengths)});
+  }
+}
+
 TEST(JitRowLanes, AFailedReadIsTheInterpretersError) {
   std::vector<float> v;
   for (int i = 0; i < 64; ++i)
@@ -344,8 +382,8 @@ TEST(JitRowLanes, AFailedReadIsTheInterpretersError) {
   Array xs = array_of<float>(v, {64});
   // Row i reads xs at i + j: rows from 33 on go out of range at some j. The
   // first error in the scalar order is row 33's (j = 31); the lanes of rows
-  // 32..47 fail first at j = 17 (row 47), and the scalar code run again from
-  // row 32 raises row 33's.
+  // 32..47 fail first at j = 17 (row 47), and the checked rows entry, run
+  // from row 32, raises row 33's.
   for (int64_t rows : {34, 48, 70})
     expect_same("(program ((xs (array f32 1))) (fold + 0f32 (generate (ix " + std::to_string(rows) +
                     " 32) (lambda ((i (ix 2))) (! xs (ix (+ (proj 0 i) (proj 1 i))))))))",
@@ -354,15 +392,6 @@ TEST(JitRowLanes, AFailedReadIsTheInterpretersError) {
   expect_same("(program ((xs (array f32 1))) (fold + 0f32 (generate (ix 20 70)"
               " (lambda ((i (ix 2))) (! xs (ix (proj 1 i)))))))",
               {xs});
-}
-
-// foldseg: W segments at a time, a segment per lane, lanes whose segment
-// ended keeping their accumulator; groups whose longest segment is over 4
-// times their mean go one segment at a time.
-std::string foldseg_program(const std::string& type, const std::string& f, const std::string& z,
-                            const std::string& input) {
-  return "(program ((xs (array f32 2)) (segs (array i64 1))) (foldseg (lambda ((a " + type +
-         ") (b " + type + ")) " + f + ") " + z + " " + input + " segs))";
 }
 
 TEST(JitRowLanes, FoldsegEqualsTheInterpreter) {
