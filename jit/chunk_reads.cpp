@@ -83,8 +83,14 @@ bool FnBuilder::check_per_chunk(const Val& index, const Val& bounds) {
       return false;
   llvm::IRBuilder<> cb(c.checks);
   for (size_t k = 0; k < index.size(); ++k) {
-    // Lane code: a vector of one index per lane, each lane tested.
+    // Lane code: a vector of one index per lane, each lane tested, where a
+    // term differs from lane to lane (a row per lane); where the lanes
+    // differ only by their position in the run (a chunk's lanes), one test.
     auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(index[k]->getType());
+    bool per_lane = false;
+    for (auto [sign, term] : parts[k].terms)
+      per_lane = per_lane || term->getType()->isVectorTy();
+    if (!per_lane) vt = nullptr;
     auto lanes = [&](Value* v) {
       return vt && !v->getType()->isVectorTy() ? cb.CreateVectorSplat(vt->getNumElements(), v) : v;
     };

@@ -226,6 +226,18 @@ llvm::Value* FnBuilder::lane_numbers(unsigned w) {
   return llvm::ConstantDataVector::get(ctx, iota);
 }
 
+llvm::Value* FnBuilder::like(llvm::Value* q, llvm::Value* x) {
+  auto* lanes = llvm::dyn_cast<llvm::FixedVectorType>(q->getType());
+  return lanes ? b.CreateVectorSplat(lanes->getNumElements(), x) : x;
+}
+
+Val FnBuilder::like(llvm::Value* q, const Val& xs) {
+  Val out;
+  for (llvm::Value* x : xs)
+    out.push_back(like(q, x));
+  return out;
+}
+
 llvm::Value* FnBuilder::to_linear(const Val& shape, const Val& index) {
   llvm::Value* pos = i64(0);
   for (size_t d = 0; d < shape.size(); ++d)

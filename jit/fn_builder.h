@@ -210,6 +210,10 @@ public:
   Val from_linear(const Val& shape, llvm::Value* pos);
   // <0, 1, ..., w-1> (i64).
   llvm::Value* lane_numbers(unsigned w);
+  // `x` (a scalar) as a value of `q`'s shape: itself, or splatted to the
+  // lanes of a vector `q`; each of `xs` so.
+  llvm::Value* like(llvm::Value* q, llvm::Value* x);
+  Val like(llvm::Value* q, const Val& xs);
   llvm::Value* to_linear(const Val& shape, const Val& index);
 
 private:

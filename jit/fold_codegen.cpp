@@ -193,6 +193,64 @@ Val vector_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, in
   return {b.CreateExtractElement(cur, uint64_t(0))};
 }
 
+// The lanes in one vector <lanes x T>, for m >= lanes, with the element
+// function itself in lane code (jit/lane_codegen.h chunk_in_lanes): group g
+// computes elements [g * lanes, (g + 1) * lanes) at once,
+// lane k element g * lanes + k (the last group's lanes past m masked off: they
+// read nothing and keep their accumulator), and combines them into the
+// lanes. The same lanes and steps as vector_total, without its staging
+// buffer, and with one loop for LLVM to compile rather than a staging loop
+// its vectoriser rewrites, a scalar remainder and the groups' loop.
+Val lane_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, int lanes, Value* m,
+               const ChunkElement& elem) {
+  llvm::IRBuilder<>& b = f.b;
+  unsigned w = unsigned(lanes);
+  auto* vt = llvm::FixedVectorType::get(reg_type(f.ctx, t.scalar_kind()), w);
+  auto vcombine = [&](unsigned width, Value* acc, Value* x) {
+    return lanes_apply(f, width, fn,
+                       swapped ? std::vector<Val>{{x}, {acc}} : std::vector<Val>{{acc}, {x}})[0];
+  };
+  Value* lane = f.lane_numbers(w);
+  Value* groups = b.CreateUDiv(b.CreateAdd(m, f.i64(lanes - 1)), f.i64(lanes));
+  std::vector<llvm::BasicBlock*> bails;
+  // Reads at positions affine in the element's are checked once per chunk,
+  // ahead of the loop (jit/chunk_reads.cpp); a read checked per element
+  // that fails in an active lane hands the chunk over the same way, before
+  // anything of it is stored.
+  f.open_chunk_checks(m, [&] { return f.delegate_block(f.checked_entry); });
+  Value* acc = fold_loop(
+      f, f.i64(0), groups, {llvm::Constant::getNullValue(vt)}, [&](const Val& a, Value* g) {
+        Value* first = b.CreateMul(g, f.i64(lanes));
+        Value* q = b.CreateAdd(b.CreateVectorSplat(w, first), lane);
+        Value* active = b.CreateICmpULT(lane, b.CreateVectorSplat(w, b.CreateSub(m, first)));
+        f.chunk_element(q);
+        Value* x = lanes_apply_reading(f, w, *elem.fn, {elem.index(q)}, bails, active)[0];
+        f.chunk_element(nullptr);
+        // Group 0 starts the lanes (m >= lanes: all of them).
+        Value* next = b.CreateSelect(active, vcombine(w, a[0], x), a[0]);
+        return Val{b.CreateSelect(b.CreateICmpEQ(g, f.i64(0)), x, next)};
+      })[0];
+  f.close_chunk_checks();
+  if (!bails.empty()) {
+    if (f.checked_entry.empty())
+      throw Error(ErrorKind::Type, elem.fn->body->loc, "jit: internal: a check in chunk lanes");
+    llvm::BasicBlock* fail = f.delegate_block(f.checked_entry);
+    for (llvm::BasicBlock* bail : bails)
+      llvm::IRBuilder<>(bail).CreateBr(fail);
+  }
+  // The halves: lanes is a power of two, so no lane waits.
+  Value* cur = acc;
+  for (int half = lanes / 2; half >= 1; half /= 2) {
+    std::vector<int> lo, hi;
+    for (int k = 0; k < half; ++k) {
+      lo.push_back(k);
+      hi.push_back(half + k);
+    }
+    cur = vcombine(unsigned(half), b.CreateShuffleVector(cur, lo), b.CreateShuffleVector(cur, hi));
+  }
+  return {b.CreateExtractElement(cur, uint64_t(0))};
+}
+
 } // namespace
 
 bool exactly_associative(const Lambda& fn, const Type& t) {
@@ -311,13 +369,15 @@ bool short_chunks_apart(const Type& t, const Lambda& fn, int lanes, bool checked
 }
 
 Val chunk_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, int lanes, Value* m,
-                const std::function<Val(Value*)>& elem, ChunkLengths lengths) {
+                const ChunkElement& element, ChunkLengths lengths) {
+  auto elem = [&](Value* q) { return f.apply(*element.fn, {element.index(q)}); };
   if (exactly_associative(fn, t))
     return fold_loop(f, f.i64(1), m, elem(f.i64(0)), [&](const Val& acc, Value* q) {
       return combine(f, fn, swapped, acc, elem(q));
     });
   if (short_chunks_apart(t, fn, lanes, f.checked) && lengths == ChunkLengths::AtLeastLanes)
-    return vector_total(f, t, fn, swapped, lanes, m, elem);
+    return chunk_in_lanes(*element.fn, f.checked) ? lane_total(f, t, fn, swapped, lanes, m, element)
+                                                  : vector_total(f, t, fn, swapped, lanes, m, elem);
   return array_total(f, t, fn, swapped, lanes, m, elem);
 }
 

@@ -37,9 +37,19 @@ Val fold_loop(FnBuilder& f, llvm::Value* lo, llvm::Value* hi, const Val& init,
 // per chunk fails). Elsewhere one code takes any length and `lengths` is
 // not used; the array code checks such reads once per chunk too where
 // f.checked_entry names an entry to hand a failing chunk to.
+//
+// Element q of the chunk is `element.fn` applied to `element.index(q)`: q an
+// i64, or in lane code (where the element function is lane-safe,
+// jit/lane_codegen.h chunk_in_lanes, and the vector code applies) an <L x i64> of
+// positions, lane k at position first + k, for which the index is built of
+// the same operations on vectors (FnBuilder::like splats the scalars).
+struct ChunkElement {
+  const Lambda* fn;
+  std::function<Val(llvm::Value* q)> index;
+};
 enum class ChunkLengths { AtLeastLanes, Any };
 Val chunk_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, int lanes,
-                llvm::Value* m, const std::function<Val(llvm::Value*)>& elem, ChunkLengths lengths);
+                llvm::Value* m, const ChunkElement& element, ChunkLengths lengths);
 
 // Whether `fn` is an integer combiner that reorders exactly (core/combiner.h:
 // + * min max band bor bxor, either operand first): every association and

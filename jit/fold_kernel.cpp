@@ -104,10 +104,11 @@ void KernelBuilder::fold(const kn::Fold& x) {
     Value* row = f.b.CreateUDiv(f.begin, n);
     Value* j0 = f.b.CreateSub(f.begin, f.b.CreateMul(row, n));
     Val oix = f.from_linear(outer, row);
-    Val acc = chunk_total(
-        f, t, x.f, false, lanes(t), f.b.CreateSub(f.end, f.begin),
-        [&](Value* q) { return f.apply(x.input.elem, {with(oix, f.b.CreateAdd(j0, q))}); },
-        lengths);
+    ChunkElement element{&x.input.elem, [&](Value* q) {
+                           return with(f.like(q, oix), f.b.CreateAdd(f.like(q, j0), q));
+                         }};
+    Val acc =
+        chunk_total(f, t, x.f, false, lanes(t), f.b.CreateSub(f.end, f.begin), element, lengths);
     f.store_slots(f.aux, slots::Fold::total(rank), t, acc);
   });
   combine(x.f, t, false, code_.combine);

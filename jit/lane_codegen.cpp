@@ -24,12 +24,15 @@
 
 #include <algorithm>
 #include <optional>
+#include <set>
 
 #include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/TargetParser/Host.h>
 
+#include "core/ir_walk.h"
 #include "core/overload.h"
+#include "core/prim.h"
 #include "jit/prim_emit.h"
 
 namespace strata::jit {
@@ -46,6 +49,7 @@ struct Safety {
   bool ok = true;
   bool has_while = false;
   bool reads = false; // reads an array element (checked: may leave for the scalar path)
+  bool calls = false; // calls a library function (once per lane)
   int widest = 0;     // bits of the widest leaf of a `while` state
   int leaves = 0;     // leaves of the largest `while` state
 
@@ -110,6 +114,7 @@ struct Safety {
   void form(const ex::Ignore&) {}
   void form(const ex::Trace& t) { exp(*t.arg); }
   void form(const ex::PrimApp& p) {
+    calls = calls || is_libm_function(p.op);
     switch (p.op) {
     case Prim::Quot:
     case Prim::Rem:
@@ -346,18 +351,23 @@ private:
   }
 
   // `s` where `v` is splat(s) + <0, 1, ..., W-1> (lane k at position s + k,
-  // as the lanes' own innermost index is built); null otherwise.
-  static Value* consecutive(Value* v) {
+  // as the lanes' own innermost index is built), or splat(a) plus such a
+  // value (s = a + its start: an offset from a chunk's lanes); null
+  // otherwise.
+  Value* consecutive(Value* v) {
     auto* add = llvm::dyn_cast<llvm::BinaryOperator>(v);
     if (!add || add->getOpcode() != llvm::Instruction::Add) return nullptr;
     for (unsigned k = 0; k < 2; ++k) {
-      auto* c = llvm::dyn_cast<llvm::ConstantDataVector>(add->getOperand(k));
       Value* s = llvm::getSplatValue(add->getOperand(1 - k));
-      if (!c || !s) continue;
-      bool iota = true;
-      for (unsigned l = 0; l < c->getNumElements(); ++l)
-        iota = iota && c->getElementAsInteger(l) == l;
-      if (iota) return s;
+      if (!s) continue;
+      if (auto* c = llvm::dyn_cast<llvm::ConstantDataVector>(add->getOperand(k))) {
+        bool iota = true;
+        for (unsigned l = 0; l < c->getNumElements(); ++l)
+          iota = iota && c->getElementAsInteger(l) == l;
+        if (iota) return s;
+      } else if (Value* start = consecutive(add->getOperand(k))) {
+        return b_.CreateAdd(s, start);
+      }
     }
     return nullptr;
   }
@@ -509,6 +519,72 @@ void store_lanes(FnBuilder& f, const Type& t, int target, Value* first, const Va
     else
       f.b.CreateAlignedStore(x, at, align);
   }
+}
+
+namespace {
+
+// Whether every read of `f` (one parameter, an index) is at the element's
+// own index (the parameter or a name bound to it, or their components in
+// order) or at an index with no variable at all: in lanes of consecutive
+// elements those are consecutive or uniform (vector loads, one load), never
+// gathers.
+bool reads_own_positions(const Lambda& f) {
+  if (f.params.size() != 1) return false;
+  std::set<std::string> own_names = {f.params[0].name};
+  auto is_own = [&](const Exp& e) {
+    auto* v = std::get_if<ex::Var>(&e.node);
+    return v && own_names.count(v->name) > 0;
+  };
+  auto own = [&](const Exp& ix) {
+    if (is_own(ix)) return true;
+    auto* c = std::get_if<ex::Index>(&ix.node);
+    if (!c) return false;
+    for (size_t k = 0; k < c->components.size(); ++k) {
+      auto* pr = std::get_if<ex::Proj>(&c->components[k]->node);
+      if (!pr || pr->index != int(k) || !is_own(*pr->tuple)) return false;
+    }
+    return true;
+  };
+  std::function<bool(const Exp&)> has_var = [&](const Exp& e) {
+    bool found = std::holds_alternative<ex::Var>(e.node);
+    for_each_child(
+        e, [&](const Exp& c) { found = found || has_var(c); }, [](const Acc&) {});
+    return found;
+  };
+  bool ok = true;
+  std::function<void(const Exp&)> visit = [&](const Exp& e) {
+    if (auto* r = std::get_if<ex::Read>(&e.node))
+      ok = ok && (own(*r->index) || !has_var(*r->index));
+    if (auto* r = std::get_if<ex::LinearRead>(&e.node)) ok = ok && !has_var(*r->index);
+    if (auto* l = std::get_if<ex::Let>(&e.node)) {
+      // Sequential bindings: a name bound to the index (fusion's renamings)
+      // is the index too; a name bound to anything else shadows it.
+      std::set<std::string> outside = own_names;
+      for (const ex::Binding& bd : l->bindings) {
+        if (bd.value) visit(*bd.value);
+        if (bd.fn) visit(*bd.fn->body);
+        if (bd.value && !bd.fn && is_own(*bd.value))
+          own_names.insert(bd.name);
+        else
+          own_names.erase(bd.name);
+      }
+      visit(*l->body);
+      own_names = outside;
+      return;
+    }
+    for_each_child(e, visit, [](const Acc&) {});
+  };
+  visit(*f.body);
+  return ok;
+}
+
+} // namespace
+
+bool chunk_in_lanes(const Lambda& f, bool checked) {
+  Safety s;
+  s.checked = checked;
+  s.exp(*f.body);
+  return s.ok && !s.calls && reads_own_positions(f);
 }
 
 int fold_row_lanes(const Lambda& elem, const Lambda& fn, const Type& t, bool checked) {

@@ -72,6 +72,15 @@ Val lanes_apply_reading(FnBuilder& f, unsigned width, const Lambda& fn,
 void store_lanes(FnBuilder& f, const Type& t, int target, llvm::Value* first, const Val& v,
                  llvm::Value* mask = nullptr);
 
+// Whether a fold's or scan's chunk code (jit/fold_codegen.h) computes its
+// elements in lanes with the element function `f`: lane code computes
+// exactly what its scalar code does, with the only checks those of reads;
+// no library call (one scalar call per lane: the loop vectoriser does
+// better where a vector math library is on); and every read at the
+// element's own index or at a fixed one (vector loads; a gather's lane code
+// cost matmul's chunk entry twice its compile time).
+bool chunk_in_lanes(const Lambda& f, bool checked);
+
 // How many rows of a fold run at once, one row per lane, each folded left to
 // right exactly as the scalar code folds it (jit/fold_codegen.h
 // fold_rows_in_lanes): one register's worth of the widest leaf of the fold's

@@ -133,14 +133,14 @@ void KernelBuilder::scan_chunk(const kn::Scan& x, bool right) {
     Value* n = sh.back();
     Val oix = f.from_linear(
         outer, b.CreateLoad(b.getInt64Ty(), f.slot_ptr(f.aux, slots::Scan::row(rank))));
-    Val acc = chunk_total(
-        f, t, x.f, right, lanes(t), b.CreateSub(f.end, f.begin),
-        [&](Value* q) {
-          Value* p = b.CreateAdd(f.begin, q);
-          Value* j = right ? b.CreateSub(b.CreateSub(n, f.i64(1)), p) : p;
-          return f.apply(x.input.elem, {with(oix, j)});
-        },
-        lengths);
+    ChunkElement element{&x.input.elem, [&](Value* q) {
+                           Value* p = b.CreateAdd(f.like(q, f.begin), q);
+                           Value* j =
+                               right ? b.CreateSub(f.like(q, b.CreateSub(n, f.i64(1))), p) : p;
+                           return with(f.like(q, oix), j);
+                         }};
+    Val acc =
+        chunk_total(f, t, x.f, right, lanes(t), b.CreateSub(f.end, f.begin), element, lengths);
     f.store_slots(f.aux, slots::Scan::chunk_total(rank), t, acc);
   });
 }

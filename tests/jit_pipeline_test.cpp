@@ -144,7 +144,9 @@ TEST(JitPipeline, FoldsAndStencilsCompileInParts) {
 // element's once per chunk, ahead of its loops, and its rows entry once per
 // row (jit/chunk_reads.cpp): with only such reads (a dot product's two)
 // neither writes an error of its own; a read at 2 * j keeps its check per
-// element (it writes the error slot, argument %1, where it fails).
+// element (it writes the error slot, argument %1, where it fails: such a
+// chunk's elements are not computed in lanes, jit/lane_codegen.h
+// chunk_in_lanes).
 TEST(JitPipeline, FoldEntriesCheckAffineReadsOncePerRun) {
   std::vector<std::string> dot = calling_entries(optimised_ir_of(
       "(program ((xs (array f32 1)) (ys (array f32 1))) (fold (lambda ((a f32) (b f32)) (+ a b)) "

@@ -315,6 +315,12 @@ TEST(JitReductionOrder, ReadsCheckedOncePerChunkRaiseTheFirstError) {
     texts.push_back(make("(- (size xs) 1)", "(! m (ix 1 (+ j 1)))"));
     texts.push_back(make("(size xs)", "(! m (ix 1 (+ j 1)))"));
     texts.push_back(make("(size xs)", "(! m (ix 2 j))"));
+    // At the element's own index (the chunk's elements in lanes where the
+    // combiner allows, jit/lane_codegen.h chunk_in_lanes) and a fixed one:
+    // in range, past the end in the last chunk, a fixed one out of range.
+    texts.push_back(make("(size xs)", "(* (! xs i) (! m (ix 1 7)))"));
+    texts.push_back(make("(+ (size xs) 3)", "(! xs i)"));
+    texts.push_back(make("(size xs)", "(+ (! xs i) (! m (ix 2 7)))"));
   }
   std::vector<float> xs(1500), m(3000);
   for (size_t k = 0; k < xs.size(); ++k)
