@@ -226,6 +226,15 @@ llvm::Value* FnBuilder::lane_numbers(unsigned w) {
   return llvm::ConstantDataVector::get(ctx, iota);
 }
 
+llvm::Value* FnBuilder::lanes_below(unsigned w, llvm::Value* count) {
+  std::vector<uint32_t> iota(w);
+  for (size_t l = 0; l < iota.size(); ++l)
+    iota[l] = uint32_t(l);
+  llvm::Value* left = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, count, i64(w));
+  return b.CreateICmpULT(llvm::ConstantDataVector::get(ctx, iota),
+                         b.CreateVectorSplat(w, b.CreateTrunc(left, b.getInt32Ty())));
+}
+
 llvm::Value* FnBuilder::like(llvm::Value* q, llvm::Value* x) {
   auto* lanes = llvm::dyn_cast<llvm::FixedVectorType>(q->getType());
   return lanes ? b.CreateVectorSplat(lanes->getNumElements(), x) : x;

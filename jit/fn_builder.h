@@ -210,6 +210,11 @@ public:
   Val from_linear(const Val& shape, llvm::Value* pos);
   // <0, 1, ..., w-1> (i64).
   llvm::Value* lane_numbers(unsigned w);
+  // <w x i1>: lane k set where k < count (an i64, at least 0), compared in
+  // 32-bit lanes: a 64-bit compare of 16 or 32 lanes is two or four
+  // registers' worth, which cost a fold's chunk entry a third of its
+  // compile.
+  llvm::Value* lanes_below(unsigned w, llvm::Value* count);
   // `x` (a scalar) as a value of `q`'s shape: itself, or splatted to the
   // lanes of a vector `q`; each of `xs` so.
   llvm::Value* like(llvm::Value* q, llvm::Value* x);

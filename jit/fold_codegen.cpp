@@ -139,7 +139,6 @@ Val vector_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, in
     return b.CreateAlignedLoad(vt, b.CreateInBoundsGEP(et, buf, b.CreateMul(g, width)),
                                llvm::Align(scalar_size(t.scalar_kind())));
   };
-  Value* lane = f.lane_numbers(unsigned(lanes));
   Value* blocks = b.CreateUDiv(b.CreateAdd(m, f.i64(block - 1)), f.i64(block));
   // Reads at positions affine in the element's are checked once per chunk,
   // ahead of the loops (jit/chunk_reads.cpp).
@@ -169,7 +168,7 @@ Val vector_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, in
         llvm::BasicBlock* join = llvm::BasicBlock::Create(f.ctx, "lane_tail_done", f.fn);
         b.CreateCondBr(b.CreateICmpSGT(rest, f.i64(0)), tail, join);
         b.SetInsertPoint(tail);
-        Value* mask = b.CreateICmpULT(lane, b.CreateVectorSplat(unsigned(lanes), rest));
+        Value* mask = f.lanes_below(unsigned(lanes), rest);
         Value* taken = b.CreateSelect(mask, vcombine(unsigned(lanes), acc, group(full)), acc);
         llvm::BasicBlock* tail_end = b.GetInsertBlock();
         b.CreateBr(join);
@@ -222,7 +221,7 @@ Val lane_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, int 
       f, f.i64(0), groups, {llvm::Constant::getNullValue(vt)}, [&](const Val& a, Value* g) {
         Value* first = b.CreateMul(g, f.i64(lanes));
         Value* q = b.CreateAdd(b.CreateVectorSplat(w, first), lane);
-        Value* active = b.CreateICmpULT(lane, b.CreateVectorSplat(w, b.CreateSub(m, first)));
+        Value* active = f.lanes_below(w, b.CreateSub(m, first));
         f.chunk_element(q);
         Value* x = lanes_apply_reading(f, w, *elem.fn, {elem.index(q)}, bails, active)[0];
         f.chunk_element(nullptr);
@@ -281,7 +280,7 @@ void fold_rows_in_lanes(FnBuilder& f, const Lambda& elem, const Lambda& fn, cons
   // group, and no scalar rows.
   Value* lanes = f.lane_numbers(w);
   Value* rows = b.CreateAdd(b.CreateVectorSplat(w, r), lanes);
-  Value* active = b.CreateICmpULT(lanes, b.CreateVectorSplat(w, b.CreateSub(r1, r)));
+  Value* active = f.lanes_below(w, b.CreateSub(r1, r));
   Val oix = f.from_linear(outer, rows);
   // A read fails its check in an active lane: the checked rows entry, from
   // the group's first row on, raises the first error in element order

@@ -616,7 +616,7 @@ void lane_row(FnBuilder& f, const Lambda& elem, const Type& type, int target, co
   // innermost; lanes past the run's end are masked off (never stored, and
   // no `while` runs for them).
   Value* lane = f.lane_numbers(width);
-  Value* mask = b.CreateICmpULT(lane, b.CreateVectorSplat(width, b.CreateSub(j1, j)));
+  Value* mask = f.lanes_below(width, b.CreateSub(j1, j));
   Lanes lanes(f, width);
   Val ix;
   for (Value* o : outer)
