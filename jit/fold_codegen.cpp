@@ -112,6 +112,30 @@ Val array_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, int
   return acc.load(f.i64(0));
 }
 
+// fn(acc, x) (fn(x, acc) when `swapped`) of two vectors of `w` lanes, lane
+// by lane.
+Value* vector_combine(FnBuilder& f, const Lambda& fn, bool swapped, unsigned w, Value* acc,
+                      Value* x) {
+  return lanes_apply(f, w, fn,
+                     swapped ? std::vector<Val>{{x}, {acc}} : std::vector<Val>{{acc}, {x}})[0];
+}
+
+// The lanes of `v` (a vector of `lanes`, a power of two) by halves, lane k
+// taking lane half + k, down to one: no lane waits.
+Value* vector_halves(FnBuilder& f, const Lambda& fn, bool swapped, int lanes, Value* v) {
+  for (int w = lanes / 2; w >= 1; w /= 2) {
+    std::vector<int> lo, hi;
+    for (int k = 0; k < w; ++k) {
+      lo.push_back(k);
+      hi.push_back(w + k);
+    }
+    Value* low = f.b.CreateShuffleVector(v, lo);
+    Value* high = f.b.CreateShuffleVector(v, hi);
+    v = vector_combine(f, fn, swapped, unsigned(w), low, high);
+  }
+  return f.b.CreateExtractElement(v, uint64_t(0));
+}
+
 // Bytes of elements the vector path computes at a time (several groups: the
 // loop vectoriser's scalar remainder runs once per block, not per group).
 constexpr int kBlockBytes = 2048;
@@ -132,8 +156,7 @@ Val vector_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, in
   buf->setAlignment(llvm::Align(64));
   Value* width = f.i64(lanes);
   auto vcombine = [&](unsigned w, Value* acc, Value* x) {
-    return lanes_apply(f, w, fn,
-                       swapped ? std::vector<Val>{{x}, {acc}} : std::vector<Val>{{acc}, {x}})[0];
+    return vector_combine(f, fn, swapped, w, acc, x);
   };
   auto group = [&](Value* g) {
     return b.CreateAlignedLoad(vt, b.CreateInBoundsGEP(et, buf, b.CreateMul(g, width)),
@@ -179,17 +202,7 @@ Val vector_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, in
         return Val{v};
       })[0];
   f.close_chunk_checks();
-  // The halves: lanes is a power of two, so no lane waits.
-  Value* cur = acc;
-  for (int w = lanes / 2; w >= 1; w /= 2) {
-    std::vector<int> lo, hi;
-    for (int k = 0; k < w; ++k) {
-      lo.push_back(k);
-      hi.push_back(w + k);
-    }
-    cur = vcombine(unsigned(w), b.CreateShuffleVector(cur, lo), b.CreateShuffleVector(cur, hi));
-  }
-  return {b.CreateExtractElement(cur, uint64_t(0))};
+  return {vector_halves(f, fn, swapped, lanes, acc)};
 }
 
 // The lanes in one vector <lanes x T>, for m >= lanes, with the element
@@ -205,10 +218,6 @@ Val lane_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, int 
   llvm::IRBuilder<>& b = f.b;
   unsigned w = unsigned(lanes);
   auto* vt = llvm::FixedVectorType::get(reg_type(f.ctx, t.scalar_kind()), w);
-  auto vcombine = [&](unsigned width, Value* acc, Value* x) {
-    return lanes_apply(f, width, fn,
-                       swapped ? std::vector<Val>{{x}, {acc}} : std::vector<Val>{{acc}, {x}})[0];
-  };
   Value* lane = f.lane_numbers(w);
   Value* groups = b.CreateUDiv(b.CreateAdd(m, f.i64(lanes - 1)), f.i64(lanes));
   std::vector<llvm::BasicBlock*> bails;
@@ -226,7 +235,7 @@ Val lane_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, int 
         Value* x = lanes_apply_reading(f, w, *elem.fn, {elem.index(q)}, bails, active)[0];
         f.chunk_element(nullptr);
         // Group 0 starts the lanes (m >= lanes: all of them).
-        Value* next = b.CreateSelect(active, vcombine(w, a[0], x), a[0]);
+        Value* next = b.CreateSelect(active, vector_combine(f, fn, swapped, w, a[0], x), a[0]);
         return Val{b.CreateSelect(b.CreateICmpEQ(g, f.i64(0)), x, next)};
       })[0];
   f.close_chunk_checks();
@@ -237,17 +246,7 @@ Val lane_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, int 
     for (llvm::BasicBlock* bail : bails)
       llvm::IRBuilder<>(bail).CreateBr(fail);
   }
-  // The halves: lanes is a power of two, so no lane waits.
-  Value* cur = acc;
-  for (int half = lanes / 2; half >= 1; half /= 2) {
-    std::vector<int> lo, hi;
-    for (int k = 0; k < half; ++k) {
-      lo.push_back(k);
-      hi.push_back(half + k);
-    }
-    cur = vcombine(unsigned(half), b.CreateShuffleVector(cur, lo), b.CreateShuffleVector(cur, hi));
-  }
-  return {b.CreateExtractElement(cur, uint64_t(0))};
+  return {vector_halves(f, fn, swapped, lanes, acc)};
 }
 
 } // namespace
