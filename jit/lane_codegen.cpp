@@ -130,6 +130,14 @@ struct Safety {
   }
 };
 
+// What the walk above finds in `f`'s body under `checked`.
+Safety safety_of(const Lambda& f, bool checked) {
+  Safety s;
+  s.checked = checked;
+  s.exp(*f.body);
+  return s;
+}
+
 // Bits of the host's vector registers, as the jit's target machine sees them
 // (the host CPU's features; they are part of every cache key, jit/key.cpp).
 int host_vector_bits() {
@@ -463,9 +471,7 @@ private:
 } // namespace
 
 LanePlan lane_plan(const Lambda& f, bool checked) {
-  Safety s;
-  s.checked = checked;
-  s.exp(*f.body);
+  Safety s = safety_of(f, checked);
   if (!s.ok || !s.has_while) return {};
   int per_register = host_vector_bits() / std::max(32, s.widest);
   if (per_register < 2) return {};
@@ -481,9 +487,7 @@ LanePlan lane_plan(const Lambda& f, bool checked) {
 }
 
 bool lane_combiner(const Lambda& f, bool checked) {
-  Safety s;
-  s.checked = checked;
-  s.exp(*f.body);
+  Safety s = safety_of(f, checked);
   return s.ok && !s.reads;
 }
 
@@ -581,16 +585,12 @@ bool reads_own_positions(const Lambda& f) {
 } // namespace
 
 bool chunk_in_lanes(const Lambda& f, bool checked) {
-  Safety s;
-  s.checked = checked;
-  s.exp(*f.body);
+  Safety s = safety_of(f, checked);
   return s.ok && !s.calls && reads_own_positions(f);
 }
 
 int fold_row_lanes(const Lambda& elem, const Lambda& fn, const Type& t, bool checked) {
-  Safety s;
-  s.checked = checked;
-  s.exp(*elem.body);
+  Safety s = safety_of(elem, checked);
   if (!s.ok || !lane_combiner(fn, checked)) return 0;
   int widest = 32;
   for (ScalarKind k : t.leaves())

@@ -266,32 +266,32 @@ TEST(JitReductionOrder, ReadsCheckedOncePerChunkRaiseTheFirstError) {
   const ReductionOrder order{64, 600, 64, 600, 32};
   const std::string head = "(program ((xs (array f32 1)) (m (array f32 2)))\n";
   using Make = std::function<std::string(const std::string&, const std::string&)>;
-  Make fold = [&](const std::string& extent, const std::string& elem) {
-    return head + "(fold (lambda ((a f32) (b f32)) (+ a b)) 0.5f32 (generate (ix " + extent +
-           ") (lambda ((i (ix 1))) (let ((j (proj 0 i))) " + elem + ")))))";
+  // `form` (fold or scanl) with `fn` and `seed` over a generate of `extent`
+  // elements, each `value(elem)` where `elem` reads (j is the position).
+  auto reduce = [&](const std::string& form, const std::string& fn, const std::string& seed,
+                    std::function<std::string(const std::string&)> value) -> Make {
+    return [=](const std::string& extent, const std::string& elem) {
+      return head + "(" + form + " " + fn + " " + seed + " (generate (ix " + extent +
+             ") (lambda ((i (ix 1))) (let ((j (proj 0 i))) " + value(elem) + ")))))";
+    };
   };
-  Make scan = [&](const std::string& extent, const std::string& elem) {
-    return head + "(scanl (lambda ((a f32) (b f32)) (+ a b)) 0.5f32 (generate (ix " + extent +
-           ") (lambda ((i (ix 1))) (let ((j (proj 0 i))) " + elem + ")))))";
-  };
+  auto as_is = [](const std::string& e) { return e; };
+  auto as_int = [](const std::string& e) { return "(cast i32 (* 8f32 " + e + "))"; };
+  const std::string sum_f32 = "(lambda ((a f32) (b f32)) (+ a b))";
+  const std::string sum_i32 = "(lambda ((a i32) (b i32)) (+ a b))";
+  Make fold = reduce("fold", sum_f32, "0.5f32", as_is);
+  Make scan = reduce("scanl", sum_f32, "0.5f32", as_is);
   // The chunk code of any length (jit/fold_codegen.h chunk_total): tuples
   // in lanes in memory (reads checked once per chunk), integers folded left
   // to right (checked per element).
-  Make ints = [&](const std::string& extent, const std::string& elem) {
-    return head + "(fold (lambda ((a i32) (b i32)) (+ a b)) 3i32 (generate (ix " + extent +
-           ") (lambda ((i (ix 1))) (let ((j (proj 0 i))) (cast i32 (* 8f32 " + elem + ")))))))";
-  };
-  Make int_scan = [&](const std::string& extent, const std::string& elem) {
-    return head + "(scanl (lambda ((a i32) (b i32)) (+ a b)) 3i32 (generate (ix " + extent +
-           ") (lambda ((i (ix 1))) (let ((j (proj 0 i))) (cast i32 (* 8f32 " + elem + ")))))))";
-  };
-  Make tuple = [&](const std::string& extent, const std::string& elem) {
-    return head +
-           "(fold (lambda ((a (tuple f32 f32)) (b (tuple f32 f32))) (tuple (+ (proj 0 a) (proj "
-           "0 b)) (- (proj 1 a) (proj 1 b)))) (tuple 0f32 1f32) (generate (ix " +
-           extent + ") (lambda ((i (ix 1))) (let ((j (proj 0 i)) (v " + elem +
-           ")) (tuple v (* v v)))))))";
-  };
+  Make ints = reduce("fold", sum_i32, "3i32", as_int);
+  Make int_scan = reduce("scanl", sum_i32, "3i32", as_int);
+  Make tuple = reduce("fold",
+                      "(lambda ((a (tuple f32 f32)) (b (tuple f32 f32))) (tuple (+ (proj 0 a) "
+                      "(proj 0 b)) (- (proj 1 a) (proj 1 b))))",
+                      "(tuple 0f32 1f32)", [](const std::string& e) {
+                        return "(let ((v " + e + ")) (tuple v (* v v)))";
+                      });
   std::vector<std::string> texts;
   for (const Make& make : {fold, scan, ints, int_scan, tuple}) {
     // In range: shifted, reversed, a fixed element, a sum of two reads.
