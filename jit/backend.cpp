@@ -223,9 +223,9 @@ std::string optimised_ir(KernelCode& code, Veclib veclib) {
   std::string text;
   llvm::raw_string_ostream os(text);
   for (size_t i = 0; i < code.module->parts.size(); ++i) {
-    llvm::Module& m = *code.module->parts[i].module;
-    be.pipeline.optimise(m, be.parts.machine(i), veclib, code.module->parts[i].dump_name);
-    m.print(os, nullptr);
+    ModulePart& part = code.module->parts[i];
+    be.pipeline.optimise(part, be.parts.machine(i), veclib);
+    part.module->print(os, nullptr);
   }
   code.module.reset();
   return os.str();

@@ -34,6 +34,7 @@ llvm::Module& KernelBuilder::mod(int part) {
     std::string name = code_.prefix + (parts.empty() ? "" : "_part" + std::to_string(parts.size()));
     p.module = std::make_unique<llvm::Module>(name, *p.context);
     p.dump_name = dump_name(parts.size());
+    p.vectorisers = vectorisers(parts.size());
     parts.push_back(std::move(p));
   }
   return *parts[size_t(part)].module;
@@ -50,6 +51,21 @@ std::string KernelBuilder::dump_name(size_t part) const {
   std::string key = code_.prefix.substr(std::min(code_.prefix.size(), size_t(8)), 8); // "strata_k"
   return program + ".k" + std::to_string(k_.id) + "." + ops +
          (part > 0 ? ".part" + std::to_string(part) : "") + "." + key;
+}
+
+// The SLP vectoriser packs straight-line scalar code into vectors: only the
+// elements of generates and permutes (maps and fills fused in) have code it
+// takes (blackscholes' and raytrace's element functions, kmeans' bins, in the
+// examples). A fold's, scan's or stencil's loops are the loop vectoriser's or
+// written in lanes; there SLP only paired a vector loop's scalar remainder
+// (a stencil's) and cost up to a fifth of the part's pipeline. A stencil's
+// edge runs (part 1) read through the boundary one element at a time: no
+// vectoriser took them (docs/jit.md "Vectorisers by kernel").
+Vectorisers KernelBuilder::vectorisers(size_t part) const {
+  bool elements =
+      std::holds_alternative<kn::Generate>(k_.body) || std::holds_alternative<kn::Permute>(k_.body);
+  bool edges = std::holds_alternative<kn::Stencil>(k_.body) && part == 1;
+  return Vectorisers{.loops = !edges, .straight_line = elements};
 }
 
 FnBuilder KernelBuilder::entry(int& index, int part) {

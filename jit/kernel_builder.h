@@ -14,6 +14,7 @@
 #include "jit/codegen.h"
 #include "jit/fn_builder.h"
 #include "jit/fold_codegen.h"
+#include "jit/llvm_module.h"
 
 namespace strata::jit {
 
@@ -44,6 +45,8 @@ private:
   std::string entry_name(int index) const { return code_.prefix + "_" + std::to_string(index); }
   // ModulePart::dump_name of part `part`.
   std::string dump_name(size_t part) const;
+  // ModulePart::vectorisers of part `part`.
+  Vectorisers vectorisers(size_t part) const;
   // A new entry point in part `part`; its index into `index`.
   FnBuilder entry(int& index, int part = 0);
   // A closed expression: its leaves into aux slots 0...

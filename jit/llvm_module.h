@@ -16,6 +16,12 @@ namespace strata::jit {
 // are optimised and compiled on separate threads (docs/jit.md "Compile
 // latency"). An entry of one part may call an entry of another by name: the
 // LLJIT resolves it when the parts' objects are linked.
+// Which of LLVM's vectorisers a part's pipeline runs.
+struct Vectorisers {
+  bool loops = true;         // the loop vectoriser (and loop-load elimination)
+  bool straight_line = true; // the SLP vectoriser
+};
+
 struct ModulePart {
   std::unique_ptr<llvm::LLVMContext> context; // outlives `module` (declared first)
   std::unique_ptr<llvm::Module> module;
@@ -23,6 +29,10 @@ struct ModulePart {
   // source operations, part, and the key's first digits
   // ("kmeans_step.k0.generate+fold1.part1.7de324c9").
   std::string dump_name;
+  // The vectorisers the pass pipeline runs on this part (KernelBuilder::mod
+  // decides; docs/jit.md "Vectorisers by kernel"): either costs compile time
+  // wherever it has nothing to take.
+  Vectorisers vectorisers;
 };
 
 struct ModuleHandle {

@@ -34,8 +34,9 @@ namespace {
 // vectorisers, instcombine/simplifycfg around them. simplifycfg never sinks or
 // hoists common instructions: sinking merged the failing checks' exits of a
 // nested fold loop, after which the loop vectoriser could not count the
-// inner loop's iterations.
-std::string kernel_pipeline() {
+// inner loop's iterations. A part runs the loop and SLP vectorisers that
+// `v` names (KernelBuilder::mod).
+std::string kernel_pipeline(Vectorisers v) {
   const std::string sc = "simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;"
                          "switch-range-to-icmp;no-switch-to-lookup;keep-loops;"
                          "no-hoist-common-insts;no-sink-common-insts;speculate-blocks;"
@@ -47,10 +48,11 @@ std::string kernel_pipeline() {
          "loop-mssa(loop-instsimplify,loop-simplifycfg,licm<no-allowspeculation>," +
          rotate + ",licm<allowspeculation>,simple-loop-unswitch<nontrivial;trivial>)," + sc + "," +
          ic + ",loop(loop-idiom,indvars,loop-deletion,loop-unroll-full),gvn<>,sccp," + ic +
-         ",adce,loop-mssa(licm<allowspeculation>)," + sc + ",loop(" + rotate +
-         ",loop-deletion),loop-vectorize<no-interleave-forced-only;no-vectorize-forced-only;>,"
-         "infer-alignment,loop-load-elim," +
-         ic + "," + sc + ",slp-vectorizer,vector-combine," + ic +
+         ",adce,loop-mssa(licm<allowspeculation>)," + sc + ",loop(" + rotate + ",loop-deletion)," +
+         (v.loops ? "loop-vectorize<no-interleave-forced-only;no-vectorize-forced-only;>,"
+                    "infer-alignment,loop-load-elim,"
+                  : "") +
+         ic + "," + sc + (v.straight_line ? ",slp-vectorizer" : "") + ",vector-combine," + ic +
          ",loop-mssa(licm<allowspeculation>)," + sc + ")";
 }
 
@@ -181,11 +183,11 @@ Pipeline Pipeline::from_environment() {
   const char* pipeline = std::getenv("STRATA_JIT_PIPELINE");
   p.o3 = pipeline && std::string(pipeline) == "O3";
   std::string options = p.o3 ? "" : set_llvm_options();
-  p.description = (p.o3 ? std::string("O3") : kernel_pipeline()) + "; options" + options;
+  p.description = (p.o3 ? std::string("O3") : kernel_pipeline({})) + "; options" + options;
   return p;
 }
 
-void Pipeline::optimise(llvm::Module& m, llvm::TargetMachine& tm, Veclib veclib,
+void Pipeline::optimise(llvm::Module& m, llvm::TargetMachine& tm, Veclib veclib, Vectorisers v,
                         const std::string& dump_name) const {
   m.setDataLayout(tm.createDataLayout());
   m.setTargetTriple(tm.getTargetTriple().str());
@@ -219,7 +221,7 @@ void Pipeline::optimise(llvm::Module& m, llvm::TargetMachine& tm, Veclib veclib,
     mpm.addPass(llvm::createModuleToFunctionPassAdaptor(llvm::InjectTLIMappings()));
   if (o3)
     mpm.addPass(pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3));
-  else if (llvm::Error e = pb.parsePassPipeline(mpm, kernel_pipeline()))
+  else if (llvm::Error e = pb.parsePassPipeline(mpm, kernel_pipeline(v)))
     throw Error(ErrorKind::Resource, "jit: pass pipeline: " + llvm_error_text(std::move(e)));
   dump(m, dump_name, ".in.ll");
   mpm.run(m, mam);

@@ -12,6 +12,7 @@
 
 #include "core/error.h"
 #include "jit/backend.h"
+#include "jit/llvm_module.h"
 
 namespace llvm {
 class Module;
@@ -47,12 +48,17 @@ struct Pipeline {
   static Pipeline from_environment();
 
   // Verifies `m` (a broken module is Error(ErrorKind::Resource)) and runs the
-  // pipeline on it for `tm`, letting the vectoriser call `veclib`'s functions.
-  // STRATA_JIT_DUMP=DIR (made if missing) gets the module before
-  // (DIR/<dump_name>.in.ll) and after (DIR/<dump_name>.ll) it; `dump_name`
-  // is the ModulePart's (the module's name when empty).
-  void optimise(llvm::Module& m, llvm::TargetMachine& tm, Veclib veclib,
+  // pipeline on it for `tm` with the vectorisers `v`, letting the loop
+  // vectoriser call `veclib`'s functions. STRATA_JIT_DUMP=DIR (made if
+  // missing) gets the module before (DIR/<dump_name>.in.ll) and after
+  // (DIR/<dump_name>.ll) it; `dump_name` is the ModulePart's (the module's
+  // name when empty).
+  void optimise(llvm::Module& m, llvm::TargetMachine& tm, Veclib veclib, Vectorisers v = {},
                 const std::string& dump_name = "") const;
+  // optimise() for a part: its module, vectorisers and dump name.
+  void optimise(ModulePart& part, llvm::TargetMachine& tm, Veclib veclib) const {
+    optimise(*part.module, tm, veclib, part.vectorisers, part.dump_name);
+  }
 };
 
 // Object code for `tm` of an optimised module.

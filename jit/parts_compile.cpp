@@ -33,7 +33,7 @@ std::vector<std::vector<char>> PartsCompiler::compile(ModuleHandle& h, const Pip
   std::vector<double> optimise_ms(n), emit_ms(n);
   auto part = [&](size_t i) {
     double t0 = thread_cpu_ms();
-    pipeline.optimise(*h.parts[i].module, *machines_[i], veclib, h.parts[i].dump_name);
+    pipeline.optimise(h.parts[i], *machines_[i], veclib);
     double t1 = thread_cpu_ms();
     objects[i] = emit_object(*h.parts[i].module, *machines_[i]);
     optimise_ms[i] = t1 - t0;

@@ -236,18 +236,18 @@ template <> Val FnBuilder::form(const ex::At& at, const Exp& e) {
       ix.push_back(b.CreateAdd(w.center[size_t(k)], i64(at.offsets[size_t(k)])));
     return load_elem(w.array, elem, to_linear(sh, ix));
   }
+  // Each mapping is the identity on indices inside [0, n): no test for them.
   Value* outside = b.getFalse();
   Val ix;
   for (int k = 0; k < rank; ++k) {
     Value* i = b.CreateAdd(w.center[size_t(k)], i64(at.offsets[size_t(k)]));
     Value* n = sh[size_t(k)];
-    Value* in = b.CreateAnd(b.CreateICmpSGE(i, i64(0)), b.CreateICmpSLT(i, n));
     Value* mapped = i;
     switch (w.boundary.kind) {
     case ac::BoundaryKind::Clamp: {
-      Value* lo = b.CreateSelect(b.CreateICmpSLT(i, i64(0)), i64(0), i);
+      Value* lo = b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, i, i64(0));
       Value* last = b.CreateSub(n, i64(1));
-      mapped = b.CreateSelect(b.CreateICmpSGT(lo, last), last, lo);
+      mapped = b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, lo, last);
       break;
     }
     case ac::BoundaryKind::Wrap: {
@@ -263,12 +263,13 @@ template <> Val FnBuilder::form(const ex::At& at, const Exp& e) {
       mapped = b.CreateSelect(one, i64(0), m);
       break;
     }
-    case ac::BoundaryKind::Constant:
+    case ac::BoundaryKind::Constant: {
+      Value* in = b.CreateAnd(b.CreateICmpSGE(i, i64(0)), b.CreateICmpSLT(i, n));
       outside = b.CreateOr(outside, b.CreateNot(in));
       mapped = b.CreateSelect(in, i, i64(0));
       break;
     }
-    if (w.boundary.kind != ac::BoundaryKind::Constant) mapped = b.CreateSelect(in, i, mapped);
+    }
     ix.push_back(mapped);
   }
   if (w.boundary.kind != ac::BoundaryKind::Constant)
