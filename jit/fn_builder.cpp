@@ -60,6 +60,41 @@ FnBuilder::FnBuilder(llvm::Module& m, const KernelGraph& g, KernelCode& c, bool 
 void FnBuilder::finish() {
   b.CreateRet(b.getInt32(0));
   pb_.CreateBr(&*std::next(fn->begin()));
+  tag_array_accesses();
+}
+
+// Each access of a leaf of an array gets that leaf's scope and, unless it is
+// one of them, "no alias" with every leaf this entry stores into. Sound
+// because the arrays a kernel stores into are fresh (jit/kernels.h
+// result_array: new, or a pool array no one else holds), each leaf a buffer
+// of its own, so no other leaf of any array in the table shares their
+// memory; accesses of one leaf stay "may alias". Without it the loop
+// vectoriser tested at run time whether a map's or stencil's output overlaps
+// its inputs (a fifth of a blur interior's compile went to those tests).
+void FnBuilder::tag_array_accesses() {
+  if (stored_leaves_.empty()) return;
+  llvm::MDBuilder mdb(ctx);
+  llvm::MDNode* domain = mdb.createAnonymousAliasScopeDomain(fn->getName());
+  std::map<Leaf, llvm::MDNode*> scopes;
+  auto scope = [&](const Leaf& leaf) {
+    llvm::MDNode*& s = scopes[leaf];
+    if (!s)
+      s = mdb.createAnonymousAliasScope(domain, "array " + std::to_string(leaf.first) + " leaf " +
+                                                    std::to_string(leaf.second));
+    return s;
+  };
+  for (const Leaf& w : stored_leaves_)
+    scope(w);
+  for (auto& [access, leaf] : array_accesses_) {
+    auto* inst = llvm::dyn_cast_or_null<llvm::Instruction>(access);
+    if (!inst) continue;
+    inst->setMetadata(llvm::LLVMContext::MD_alias_scope, llvm::MDNode::get(ctx, {scope(leaf)}));
+    std::vector<llvm::Metadata*> others;
+    for (const Leaf& w : stored_leaves_)
+      if (w != leaf) others.push_back(scopes.at(w));
+    if (!others.empty())
+      inst->setMetadata(llvm::LLVMContext::MD_noalias, llvm::MDNode::get(ctx, others));
+  }
 }
 
 void FnBuilder::run_once() {
@@ -124,13 +159,20 @@ Val FnBuilder::shape(int array, int rank) {
   return v;
 }
 
-llvm::Value* FnBuilder::load_mem(llvm::Value* ptr, ScalarKind k) {
-  llvm::Value* v = b.CreateLoad(mem_type(ctx, k), ptr);
+// A value as memory holds it (bool: one byte), and back.
+static llvm::Value* to_mem(llvm::IRBuilder<>& b, ScalarKind k, llvm::Value* v) {
+  return k == ScalarKind::Bool ? b.CreateZExt(v, b.getInt8Ty()) : v;
+}
+static llvm::Value* from_mem(llvm::IRBuilder<>& b, ScalarKind k, llvm::Value* v) {
   return k == ScalarKind::Bool ? b.CreateICmpNE(v, b.getInt8(0)) : v;
 }
 
+llvm::Value* FnBuilder::load_mem(llvm::Value* ptr, ScalarKind k) {
+  return from_mem(b, k, b.CreateLoad(mem_type(ctx, k), ptr));
+}
+
 void FnBuilder::store_mem(llvm::Value* ptr, ScalarKind k, llvm::Value* v) {
-  b.CreateStore(k == ScalarKind::Bool ? b.CreateZExt(v, b.getInt8Ty()) : v, ptr);
+  b.CreateStore(to_mem(b, k, v), ptr);
 }
 
 Val FnBuilder::load_elem(int array, const Type& elem, llvm::Value* pos) {
@@ -138,15 +180,20 @@ Val FnBuilder::load_elem(int array, const Type& elem, llvm::Value* pos) {
   std::vector<ScalarKind> kinds = elem.leaves();
   for (size_t l = 0; l < kinds.size(); ++l) {
     llvm::Value* p = b.CreateGEP(mem_type(ctx, kinds[l]), leaf_ptr(array, l), pos);
-    out.push_back(load_mem(p, kinds[l]));
+    llvm::LoadInst* v = b.CreateLoad(mem_type(ctx, kinds[l]), p);
+    array_accesses_.emplace_back(v, Leaf(array, l));
+    out.push_back(from_mem(b, kinds[l], v));
   }
   return out;
 }
 
 void FnBuilder::store_elem(int array, const Type& elem, llvm::Value* pos, const Val& v) {
   std::vector<ScalarKind> kinds = elem.leaves();
-  for (size_t l = 0; l < kinds.size(); ++l)
-    store_mem(b.CreateGEP(mem_type(ctx, kinds[l]), leaf_ptr(array, l), pos), kinds[l], v[l]);
+  for (size_t l = 0; l < kinds.size(); ++l) {
+    llvm::Value* p = b.CreateGEP(mem_type(ctx, kinds[l]), leaf_ptr(array, l), pos);
+    array_accesses_.emplace_back(b.CreateStore(to_mem(b, kinds[l], v[l]), p), Leaf(array, l));
+    stored_leaves_.insert(Leaf(array, l));
+  }
 }
 
 llvm::Value* FnBuilder::slot_ptr(llvm::Value* base, int slot) {

@@ -14,6 +14,7 @@
 
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/ValueHandle.h>
 
 #include "fusion/kernel_graph.h"
 #include "jit/codegen.h"
@@ -149,8 +150,13 @@ public:
   Val shape(int array, int rank);
 
   // Memory: element `pos` of `array` (all leaves of `type`), and stores.
+  // finish() gives these accesses alias scopes: a leaf of an array the entry
+  // stores into shares no memory with any other leaf of any array (a kernel
+  // writes only its fresh results, jit/kernels.h result_array), so that LLVM
+  // needs no run-time overlap tests between them (docs/jit.md "Alias scopes").
   Val load_elem(int array, const Type& elem, llvm::Value* pos);
   void store_elem(int array, const Type& elem, llvm::Value* pos, const Val& v);
+  // Memory by pointer (aux slots, host buffers): no alias scope.
   llvm::Value* load_mem(llvm::Value* ptr, ScalarKind k);
   void store_mem(llvm::Value* ptr, ScalarKind k, llvm::Value* v);
   Val load_slots(llvm::Value* base, int first, const Type& t);
@@ -228,9 +234,16 @@ private:
   std::map<std::pair<int, int>, llvm::Value*> extents_;
   std::map<int, llvm::Value*> sizes_;
   std::map<std::string, llvm::BasicBlock*> delegates_;
+  // load_elem's and store_elem's accesses by array leaf (array, leaf), and
+  // the leaves stored into: their alias scopes are set by finish()
+  // (tag_array_accesses).
+  using Leaf = std::pair<int, size_t>;
+  std::vector<std::pair<llvm::WeakVH, Leaf>> array_accesses_;
+  std::set<Leaf> stored_leaves_;
   Scope scope_;
   int branches_ = 0; // depth of element code that runs conditionally (if, while, and/or)
 
+  void tag_array_accesses();
   template <class T> Val form(const T& n, const Exp& e);
   Val prim(const ex::PrimApp& p, const Exp& e);
   Val short_circuit(const ex::PrimApp& p);

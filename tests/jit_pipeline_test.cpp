@@ -165,6 +165,27 @@ TEST(JitPipeline, StraightLineVectorsOnlyInElementKernels) {
   EXPECT_EQ(blur[1].find(" x float>"), std::string::npos) << blur[1];
 }
 
+// The arrays an entry stores into share no memory with the others
+// (FnBuilder::tag_array_accesses): the loop vectoriser runs a map's and a
+// stencil's loops without run-time tests of whether the output overlaps an
+// input or another leaf of the output (blocks named vector.memcheck).
+TEST(JitPipeline, ResultsShareNoMemoryWithInputs) {
+  if (const char* p = std::getenv("STRATA_JIT_PIPELINE"); p && std::string(p) == "O3")
+    GTEST_SKIP() << "STRATA_JIT_PIPELINE=O3";
+  for (const char* program :
+       {"(program ((xs (array f32 1)) (ys (array f32 1))) (zipwith (lambda ((x f32) (y f32)) (+ "
+        "(* 2f32 x) y)) xs ys))",
+        "(program ((m (array f32 2))) (stencil (3 3) clamp (lambda ((nb (window f32 2))) (+ (at nb "
+        "-1 0) (+ (at nb 0 0) (at nb 1 1)))) m))",
+        "(program ((xs (array (tuple f32 f64) 1))) (map (lambda ((p (tuple f32 f64))) (tuple (proj "
+        "1 p) (proj 0 p))) xs))"}) {
+    std::string ir = optimised_ir_of(program);
+    EXPECT_NE(ir.find("!noalias"), std::string::npos) << program << "\n" << ir;
+    EXPECT_EQ(ir.find("memcheck"), std::string::npos) << program << "\n" << ir;
+    EXPECT_TRUE(std::regex_search(ir, std::regex("<(4|8|16) x (float|double)>"))) << ir;
+  }
+}
+
 // A float fold's chunk entry checks reads at positions affine in the
 // element's once per chunk, ahead of its loops, and its rows entry once per
 // row (jit/chunk_reads.cpp): with only such reads (a dot product's two)
