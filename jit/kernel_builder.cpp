@@ -93,25 +93,36 @@ void KernelBuilder::closed_parts(const Delayed& d) {
 
 void KernelBuilder::materialise(const Delayed& d, int target) {
   closed_parts(d);
-  int index;
-  FnBuilder f = entry(index);
-  Val sh = f.shape(target, d.type.rank());
-  // An element function with a `while`, lane-safe: W elements of a row at
-  // a time in vectors (jit/lane_codegen.h), the rest of the row scalar.
-  LanePlan lanes = d.type.rank() > 0 ? lane_plan(d.elem, o_.checked) : LanePlan{};
-  if (lanes.width > 0) {
-    f.for_rows(sh, f.begin, f.end, [&](const Val& outer, Value* j0, Value* j1, Value* p0) {
-      lane_row(f, d.elem, d.type.elem(), target, lanes, outer, j0, j1, p0, [&](Value* j) {
-        Val ix = outer;
-        ix.push_back(j);
-        f.store_elem(target, d.type.elem(), f.b.CreateAdd(p0, f.b.CreateSub(j, j0)),
-                     f.apply(d.elem, {ix}));
-      });
-    });
-  } else {
-    f.for_positions(sh, f.begin, f.end, [&](const Val& ix, Value* pos) {
+  auto elements = [&](FnBuilder& f) {
+    f.for_positions(f.shape(target, d.type.rank()), f.begin, f.end, [&](const Val& ix, Value* pos) {
       f.store_elem(target, d.type.elem(), pos, f.apply(d.elem, {ix}));
     });
+  };
+  // An element function with a `while`, lane-safe: W elements of a row at
+  // a time in vectors (jit/lane_codegen.h), the last group of a row masked.
+  // A group in which a read fails its check hands the rest of the chunk to
+  // the elements one at a time, every check per element, run once (part 1:
+  // compiled at the same time, no pipeline); only errors go there.
+  LanePlan lanes = d.type.rank() > 0 ? lane_plan(d.elem, o_.checked) : LanePlan{};
+  std::string checked;
+  if (lanes.width > 0 && lanes.may_fail) {
+    int index;
+    FnBuilder f = entry(index, 1);
+    f.run_once();
+    elements(f);
+    f.finish();
+    checked = entry_name(index);
+  }
+  int index;
+  FnBuilder f = entry(index);
+  if (lanes.width > 0) {
+    f.checked_entry = checked;
+    Val sh = f.shape(target, d.type.rank());
+    f.for_rows(sh, f.begin, f.end, [&](const Val& outer, Value* j0, Value* j1, Value* p0) {
+      lane_row(f, d.elem, d.type.elem(), target, lanes, outer, j0, j1, p0);
+    });
+  } else {
+    elements(f);
   }
   f.finish();
   code_.generate[&d] = index;

@@ -483,7 +483,7 @@ LanePlan lane_plan(const Lambda& f, bool checked) {
   int chains = 4;
   while (chains > 1 && chains * (2 * s.leaves + 2) > registers)
     chains /= 2;
-  return {per_register * chains, per_register};
+  return {per_register * chains, checked && s.reads};
 }
 
 bool lane_combiner(const Lambda& f, bool checked) {
@@ -600,21 +600,20 @@ int fold_row_lanes(const Lambda& elem, const Lambda& fn, const Type& t, bool che
 }
 
 void lane_row(FnBuilder& f, const Lambda& elem, const Type& type, int target, const LanePlan& plan,
-              const Val& outer, Value* j0, Value* j1, Value* p0,
-              const std::function<void(Value*)>& scalar) {
+              const Val& outer, Value* j0, Value* j1, Value* p0) {
   llvm::IRBuilder<>& b = f.b;
   unsigned width = unsigned(plan.width);
-  Value* min_group = f.i64(plan.min_group);
   llvm::BasicBlock* pre = b.GetInsertBlock();
   llvm::BasicBlock* loop = llvm::BasicBlock::Create(f.ctx, "lanes", f.fn);
   llvm::BasicBlock* exit = llvm::BasicBlock::Create(f.ctx, "lanes_exit", f.fn);
-  b.CreateCondBr(b.CreateICmpSGE(b.CreateSub(j1, j0), min_group), loop, exit);
+  b.CreateBr(loop);
   b.SetInsertPoint(loop);
   llvm::PHINode* j = b.CreatePHI(b.getInt64Ty(), 2);
   j->addIncoming(j0, pre);
   // The group's indices: the row's outer index in every lane, j + lane
   // innermost; lanes past the run's end are masked off (never stored, and
   // no `while` runs for them).
+  Value* first = b.CreateAdd(p0, b.CreateSub(j, j0)); // the group's first position
   Value* lane = f.lane_numbers(width);
   Value* mask = f.lanes_below(width, b.CreateSub(j1, j));
   Lanes lanes(f, width);
@@ -623,26 +622,22 @@ void lane_row(FnBuilder& f, const Lambda& elem, const Type& type, int target, co
     ix.push_back(b.CreateVectorSplat(width, o));
   ix.push_back(b.CreateAdd(b.CreateVectorSplat(width, j), lane));
   Val v = lanes.apply(elem, {ix}, mask);
-  store_lanes(f, type, target, b.CreateAdd(p0, b.CreateSub(j, j0)), v, mask);
+  store_lanes(f, type, target, first, v, mask);
   Value* next = b.CreateAdd(j, f.i64(plan.width));
-  llvm::BasicBlock* latch = b.GetInsertBlock();
-  j->addIncoming(next, latch);
-  leave_alone(f.ctx, b.CreateCondBr(b.CreateICmpSGE(b.CreateSub(j1, next), min_group), loop, exit));
-  b.SetInsertPoint(exit);
-  llvm::PHINode* rest = b.CreatePHI(b.getInt64Ty(), 2 + unsigned(lanes.bails.size()));
-  rest->addIncoming(j0, pre);
-  rest->addIncoming(next, latch);
-  // A check failed in an active lane: the scalar code from the group's first
-  // element on, which fails the same check (or an earlier one) at the same
-  // element (or an earlier one) and raises the interpreter's error. Nothing
-  // of the group was stored yet.
-  for (llvm::BasicBlock* bail : lanes.bails) {
-    llvm::IRBuilder<>(bail).CreateBr(exit);
-    rest->addIncoming(j, bail);
+  j->addIncoming(next, b.GetInsertBlock());
+  leave_alone(f.ctx, b.CreateCondBr(b.CreateICmpSLT(next, j1), loop, exit));
+  // A check failed in an active lane: the checked entry from the group's
+  // first element on, which fails the same check (or an earlier one) at the
+  // same element (or an earlier one) and raises the interpreter's error.
+  // Nothing of the group was stored yet.
+  if (!lanes.bails.empty()) {
+    if (f.checked_entry.empty())
+      throw Error(ErrorKind::Type, elem.body->loc, "jit: internal: a check in a generate's lanes");
+    llvm::BasicBlock* hand_over = f.delegate_from(f.checked_entry, first);
+    for (llvm::BasicBlock* bail : lanes.bails)
+      llvm::IRBuilder<>(bail).CreateBr(hand_over);
   }
-  // Fewer than one register's worth left: one at a time (none when the last
-  // group went past the end).
-  f.for_range(rest, j1, scalar, false);
+  b.SetInsertPoint(exit);
 }
 
 } // namespace strata::jit

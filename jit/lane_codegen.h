@@ -23,12 +23,12 @@
 namespace strata::jit {
 
 // How a generate's element function `f` runs in lanes: `width` elements per
-// group (0: not at all, the scalar path), and the fewest elements left in a
-// row run for which a (partly masked) group is still used rather than the
-// scalar code (one register's worth).
+// group (0: not at all, the scalar path); `may_fail`: a group can leave the
+// lane code because an active lane's read fails its check (checked reads),
+// for the generate's checked entry (lane_row).
 struct LanePlan {
   int width = 0;
-  int min_group = 0;
+  bool may_fail = false;
 };
 
 // The lane plan of `f`: none unless `f` contains a `while` and is lane-safe
@@ -40,11 +40,12 @@ LanePlan lane_plan(const Lambda& f, bool checked);
 
 // The row run [j0, j1) (non-empty; outer index `outer`, position of j0 `p0`)
 // of a generate into `target`: groups of `plan.width` elements through the
-// lane code of `elem` (the last one masked where the run ends inside it), and
-// a rest shorter than `plan.min_group` through `scalar(j)`.
+// lane code of `elem`, the last one masked where the run ends inside it (no
+// scalar code). A group in which an active lane's read fails its check hands
+// the positions from its first on to the entry `f.checked_entry` (every
+// check per element: it raises the error), before anything of it is stored.
 void lane_row(FnBuilder& f, const Lambda& elem, const Type& type, int target, const LanePlan& plan,
-              const Val& outer, llvm::Value* j0, llvm::Value* j1, llvm::Value* p0,
-              const std::function<void(llvm::Value*)>& scalar);
+              const Val& outer, llvm::Value* j0, llvm::Value* j1, llvm::Value* p0);
 
 // Whether the lane code of `f` computes exactly what its scalar code does
 // with no element read and nothing that can fail: a fold's combiner that

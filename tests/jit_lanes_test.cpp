@@ -249,6 +249,13 @@ TEST(JitLanes, ReadsAreMaskedGathers) {
   expect_same("(program ((m (array i32 2))) (generate (shape m) (lambda ((i (ix 2)))"
               " (while (lambda ((s i32)) (< s (! m i))) (lambda ((s i32)) (+ s 2i32)) 0i32))))",
               {array_of<int32_t>(counts, {6, 37})});
+  // Row i reads xs (50 elements) from 10 i on: rows 0-4 in range, row 5 out
+  // of range in its first group (which hands the rest of its chunk to the
+  // checked entry): the interpreter's error, after rows 0-4.
+  expect_same("(program ((m (array i32 2)) (xs (array f32 1))) (generate (shape m) (lambda ((i "
+              "(ix 2))) (while (lambda ((s i32)) (< s (! m i))) (lambda ((s i32)) (+ s (+ 1i32 "
+              "(cast i32 (!! xs (+ (* (proj 0 i) 10) (cast i64 (band s 7i32)))))))) 0i32))))",
+              {array_of<int32_t>(counts, {6, 37}), array_of<float>(std::vector<float>(50), {50})});
 }
 
 TEST(JitLanes, UnsafeFormsTakeTheScalarPath) {
