@@ -89,8 +89,11 @@ void KernelBuilder::permute(const kn::Permute& x) {
   if (rd + 1 > kPayloadSlots)
     throw Error(ErrorKind::Type, k_.ops.back().loc,
                 "jit: permute of rank above 15 is not supported");
+  // The targets and combining entries in part 1 (with the chunk entry),
+  // compiled at the same time as the defaults and the source in part 0: a
+  // histogram's longest part 33.8 -> 25.4 M instructions.
   {
-    FnBuilder f = entry(code_.targets);
+    FnBuilder f = entry(code_.targets, 1);
     llvm::IRBuilder<>& b = f.b;
     Value* buf = b.CreateLoad(llvm::PointerType::getUnqual(f.ctx),
                               f.slot_ptr(f.aux, slots::Permute::targets));
@@ -104,7 +107,7 @@ void KernelBuilder::permute(const kn::Permute& x) {
     f.finish();
   }
   {
-    FnBuilder f = entry(code_.main);
+    FnBuilder f = entry(code_.main, 1);
     llvm::IRBuilder<>& b = f.b;
     Value* buf = b.CreateLoad(llvm::PointerType::getUnqual(f.ctx),
                               f.slot_ptr(f.aux, slots::Permute::targets));

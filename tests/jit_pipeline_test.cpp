@@ -124,6 +124,17 @@ TEST(JitPipeline, FoldsAndStencilsCompileInParts) {
   jit::ColdCompile map = compile_first_kernel(
       "(program ((xs (array f32 1))) (map (lambda ((x f32)) (* x 2f32)) xs))", entries);
   EXPECT_EQ(map.parts, 1u);
+  // A permute: the defaults and the source in part 0; the targets, the
+  // combining and (an operation every order treats alike) the bins in part 1.
+  for (const char* combine : {"(+ new old)", "(+ (* new 2) old)"}) {
+    jit::ColdCompile permute = compile_first_kernel(
+        std::string("(program ((keys (array i32 1))) (permute (lambda ((new i64) (old i64)) ") +
+            combine +
+            ") (fill (ix 8) 0) (lambda ((i (ix 1))) (ix (cast i64 (band (! keys i) 7i32)))) (map "
+            "(lambda ((k i32)) 1) keys)))",
+        entries);
+    EXPECT_EQ(permute.parts, 2u) << combine;
+  }
 
   std::string ir = optimised_ir_of(
       "(program ((xs (array i32 1))) (fold (lambda ((a i32) (b i32)) (max a b)) 0i32 xs))");
