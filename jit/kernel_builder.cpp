@@ -151,7 +151,7 @@ int KernelBuilder::lanes(const Type& t) const {
 }
 
 int KernelBuilder::run_once_part(const Type& t, const Lambda& fn) const {
-  return short_chunks_apart(t, fn, lanes(t), o_.checked) ? 2 : 0;
+  return short_chunks_apart(t, fn, lanes(t), o_.checked) ? 2 : 1;
 }
 
 void KernelBuilder::chunk_entry(const Type& t, const Lambda& fn,

@@ -19,7 +19,7 @@ namespace {
 // their own, jit/kernel_builder.h chunk_entry, and their folds' and scans' run-once entries
 // in part 2; 16: reads checked once per chunk, jit/chunk_reads.cpp; 17: and once
 // per row of a fold, with its checked rows entry).
-constexpr const char* kCodegenVersion = "jit-codegen-29";
+constexpr const char* kCodegenVersion = "jit-codegen-30";
 
 // The canonical text of a kernel. Expressions are written by `node` below, a
 // compact prefix form with the same content as the printer's (core/printer.h:

@@ -109,8 +109,8 @@ TEST(JitPipeline, FoldsAndStencilsCompileInParts) {
   jit::ColdCompile max = compile_first_kernel(
       "(program ((xs (array i32 1))) (fold (lambda ((a i32) (b i32)) (max a b)) 0i32 xs))",
       entries);
-  // One code for any chunk: the run-once entries in part 0, but the checked
-  // rows, in a part of their own.
+  // One code for any chunk: the run-once entries in part 1 (with the
+  // chunks), the checked rows in a part of their own.
   EXPECT_EQ(max.parts, 3u);
   EXPECT_EQ(entries, 6); // closed shape and seed, checked rows, rows, chunks, combine
   EXPECT_GT(fold.object_bytes, 0u);
