@@ -23,7 +23,7 @@
 //                                 (docs/jit.md "Kernel lifetime")
 //
 // --smoke (or STRATA_BENCH_SMOKE=1): one iteration each (ctest runs it for one
-// program).
+// program). --host-cpu: prints this machine's CPU as STRATA_JIT_CPU takes it.
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
@@ -42,6 +42,7 @@
 #include "jit/codegen.h"
 #include "jit/engine.h"
 #include "jit/key.h"
+#include "jit/target_cpu.h"
 
 namespace strata::bench {
 namespace {
@@ -156,6 +157,13 @@ void register_all() {
 
 int main(int argc, char** argv) {
   using namespace strata::bench;
+  // --host-cpu: this machine's CPU as STRATA_JIT_CPU takes it (NAME,FEATURES),
+  // for scripts/jit-compile-instructions, which compiles for it under
+  // valgrind (jit/target_cpu.h).
+  if (argc == 2 && std::string(argv[1]) == "--host-cpu") {
+    std::printf("%s\n", strata::jit::host_cpu_spec().c_str());
+    return 0;
+  }
   g_smoke = take_smoke_flag(argc, argv);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

@@ -19,6 +19,9 @@ const std::vector<EnvironmentVariable>& environment_variables() {
       {"STRATA_JIT_PIPELINE", "O3", "the jit runs LLVM's O3 pipeline instead of its own"},
       {"STRATA_JIT_DUMP", "DIR",
        "the jit writes the LLVM IR of every kernel it compiles into DIR (made if missing)"},
+      {"STRATA_JIT_CPU", "NAME[,FEATURES]",
+       "the jit compiles for this CPU instead of the machine's, and runs nothing (for measuring "
+       "compile cost under valgrind)"},
       {"STRATA_MPI_MIN_BLOCK_BYTES", "BYTES",
        "mpi: arrays smaller than this stay whole on every rank (default 64K; 0: all in blocks)"},
       {"STRATA_COUNTEREXAMPLES", "DIR",

@@ -26,12 +26,20 @@
 #include "jit/llvm_module.h"
 #include "jit/llvm_pipeline.h"
 #include "jit/parts_compile.h"
+#include "jit/target_cpu.h"
 
 namespace strata::jit {
 namespace {
 
+// The target machines' builder: jit/target_cpu.h's CPU and features.
 llvm::orc::JITTargetMachineBuilder host_machine() {
-  auto jtmb = llvm_check(llvm::orc::JITTargetMachineBuilder::detectHost(), "host");
+  const TargetCpu& cpu = target_cpu();
+  llvm::orc::JITTargetMachineBuilder jtmb{llvm::Triple(cpu.triple)};
+  jtmb.setCPU(cpu.name);
+  llvm::SmallVector<llvm::StringRef, 64> features;
+  llvm::StringRef(cpu.features).split(features, ',', -1, false);
+  for (llvm::StringRef f : features)
+    jtmb.getFeatures().AddFeature(f);
   jtmb.setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
   jtmb.setRelocationModel(llvm::Reloc::PIC_);
   jtmb.setCodeModel(llvm::CodeModel::Small);
@@ -157,6 +165,10 @@ std::string target_description() {
 }
 
 LoadedKernel load_kernel(const std::string& key, const KernelSource& source) {
+  if (const TargetCpu& cpu = target_cpu(); !cpu.host)
+    throw Error(ErrorKind::Usage, "STRATA_JIT_CPU=" + cpu.name +
+                                      ": the jit compiles for that CPU, not this machine's, "
+                                      "and runs nothing (unset it to run programs)");
   Backend& be = Backend::get();
   std::lock_guard lock(be.mutex);
   LoadedKernel out;
@@ -243,6 +255,7 @@ ColdCompile compile_uncached(KernelCode& code) {
   out.emit_ms = times.emit_ms;
   out.wall_ms = times.wall_ms;
   out.parts = code.module->parts.size();
+  out.run_once_parts = times.run_once_parts;
   code.module.reset();
   return out;
 }

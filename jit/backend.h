@@ -91,6 +91,7 @@ struct ColdCompile {
   double emit_ms = 0;
   double wall_ms = 0;
   size_t parts = 0;
+  size_t run_once_parts = 0; // of those, emitted without optimisation (run-once entries only)
   size_t object_bytes = 0;
 };
 ColdCompile compile_uncached(KernelCode& code);

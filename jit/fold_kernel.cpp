@@ -18,6 +18,7 @@
 // lands in its own slot before the totals are combined in order; the oracle
 // replays exactly this order (bitwise on every element).
 #include "core/runtime_errors.h"
+#include "fusion/contraction.h"
 #include "jit/fold_codegen.h"
 #include "jit/kernel_builder.h"
 #include "jit/kernel_slots.h"
@@ -76,8 +77,13 @@ void KernelBuilder::fold(const kn::Fold& x) {
   // sequential chains: W rows at a time in vectors, a row per lane. Exactly
   // reordering ones are left to LLVM, which vectorises along the row. A
   // fold of rank 1 has one row: no lanes (their code would only cost
-  // compile time).
-  code_.row_lanes = rank > 1 ? rows_in_lanes(x.input.elem, x.f, t, o_.checked) : 0;
+  // compile time). Nor has a contraction (fusion/contraction.h): its rows
+  // run in parallel/contraction.h's tiles wherever they pay and their reads
+  // are in range; this entry only takes the rest (less than kMinWork
+  // products, or a read out of range), one row at a time (matmul's
+  // compile: 10.9 -> 8.4 ms with run-once parts unoptimised, docs/jit.md).
+  bool contraction = find_contraction(g_, x).has_value();
+  code_.row_lanes = rank > 1 && !contraction ? rows_in_lanes(x.input.elem, x.f, t, o_.checked) : 0;
   // The rows again with every check per element, run once (no pass
   // pipeline): a row in which a read checked once per row fails goes there.
   // In part 2 (with the other run-once entries, or alone): neither the

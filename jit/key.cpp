@@ -18,8 +18,9 @@ namespace {
 // 14: permute's chunk entry, jit/permute_kernel.cpp; 15: short chunks in an entry of
 // their own, jit/kernel_builder.h chunk_entry, and their folds' and scans' run-once entries
 // in part 2; 16: reads checked once per chunk, jit/chunk_reads.cpp; 17: and once
-// per row of a fold, with its checked rows entry).
-constexpr const char* kCodegenVersion = "jit-codegen-30";
+// per row of a fold, with its checked rows entry; 31: run-once parts emitted
+// unoptimised, contractions' rows not in lanes, large lane steps in 2 chains).
+constexpr const char* kCodegenVersion = "jit-codegen-31";
 
 // The canonical text of a kernel. Expressions are written by `node` below, a
 // compact prefix form with the same content as the printer's (core/printer.h:

@@ -35,7 +35,7 @@ struct LanePlan {
 // under `checked`. A register holds the widest leaf of the `while` states (at
 // least 32 bits): 16 x f32 with AVX-512, 8 with AVX2, 4 with SSE; a group
 // spans up to 4 registers (independent dependency chains), fewer for large
-// states.
+// states, 2 for steps of many operations.
 LanePlan lane_plan(const Lambda& f, bool checked);
 
 // The row run [j0, j1) (non-empty; outer index `outer`, position of j0 `p0`)

@@ -61,7 +61,12 @@ struct Pipeline {
   }
 };
 
-// Object code for `tm` of an optimised module.
+// Whether every function `m` defines is a run-once entry (optnone:
+// FnBuilder::run_once), and it defines one.
+bool runs_once(const llvm::Module& m);
+
+// Object code for `tm` of an optimised module; a module that runs_once is
+// emitted at CodeGenOptLevel::None, any other at `tm`'s level.
 std::vector<char> emit_object(llvm::Module& m, llvm::TargetMachine& tm);
 
 } // namespace strata::jit

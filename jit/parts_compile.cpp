@@ -69,6 +69,7 @@ std::vector<std::vector<char>> PartsCompiler::compile(ModuleHandle& h, const Pip
   }
   if (failed) std::rethrow_exception(failed);
   for (size_t i = 0; i < n; ++i) {
+    times.run_once_parts += runs_once(*h.parts[i].module) ? 1 : 0;
     times.optimise_ms += optimise_ms[i];
     times.emit_ms += emit_ms[i];
   }

@@ -22,6 +22,7 @@ struct PartsTimes {
   double optimise_ms = 0;
   double emit_ms = 0;
   double wall_ms = 0;
+  size_t run_once_parts = 0; // parts emitted without optimisation (runs_once)
 };
 
 // Not thread-safe: one compile at a time (the backend's lock).

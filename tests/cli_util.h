@@ -48,14 +48,20 @@ private:
   std::filesystem::path path_;
 };
 
-// Runs `strata ARGS` (ARGS already shell-quoted) and captures everything.
-inline CliResult run_cli(const std::string& args) {
+// Runs `strata ARGS` (ARGS already shell-quoted) with the environment
+// variables `env` ("NAME=VALUE ...", or empty) set, and captures everything.
+inline CliResult run_cli_env(const std::string& env, const std::string& args) {
   TempDir dir;
-  std::string cmd = std::string(STRATA_BINARY) + " " + args + " >" + (dir / "out").string() +
-                    " 2>" + (dir / "err").string();
+  std::string cmd = (env.empty() ? "" : "env " + env + " ") + std::string(STRATA_BINARY) + " " +
+                    args + " >" + (dir / "out").string() + " 2>" + (dir / "err").string();
   int status = std::system(cmd.c_str());
   int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return {code, slurp(dir / "out"), slurp(dir / "err")};
+}
+
+// Runs `strata ARGS` (ARGS already shell-quoted) and captures everything.
+inline CliResult run_cli(const std::string& args) {
+  return run_cli_env("", args);
 }
 
 inline std::string source_path(const std::string& rel) {

@@ -14,6 +14,8 @@
 
 #include <tbb/global_control.h>
 
+#include <regex>
+
 #include "fusion/fuse.h"
 #include "jit/backend.h"
 #include "jit/engine.h"
@@ -113,6 +115,51 @@ TEST(JitLanes, MandelbrotIsComputedInVectors) {
   EXPECT_EQ(ir.find("fma"), std::string::npos) << ir;
   EXPECT_EQ(ir.find("fast"), std::string::npos) << ir;
   EXPECT_EQ(ir.find("contract"), std::string::npos) << ir;
+}
+
+// The widest vector of `elem` ("double", "float") in `ir`: the lanes of a
+// group, 0 when there is none.
+int widest_vector(const std::string& ir, const std::string& elem) {
+  std::regex vec("<([0-9]+) x " + elem + ">");
+  int widest = 0;
+  for (auto it = std::sregex_iterator(ir.begin(), ir.end(), vec); it != std::sregex_iterator();
+       ++it)
+    widest = std::max(widest, std::stoi((*it)[1]));
+  return widest;
+}
+
+// A group spans up to 4 registers, independent chains that hide a short
+// step's latency (mandelbrot: 4 on AVX-512, where 32 registers hold them),
+// and 2 for a step of more than 32 operations, which has independent work
+// of its own (jit/lane_codegen.cpp lane_plan; raytrace: faster and 30% less
+// compile time).
+TEST(JitLanes, LargeStepsSpanTwoRegisters) {
+  std::string target = jit::target_description();
+  int bits =
+      target.find("+avx512f") != std::string::npos ? 512
+      : target.find("+avx,") != std::string::npos || target.find("+avx;") != std::string::npos
+          ? 256
+          : 128;
+  if (bits < 256) GTEST_SKIP() << "no AVX: " << target;
+  auto program = [](const std::string& step) {
+    return "(program ((xs (array f64 1))) (generate (ix 100) (lambda ((p (ix 1))) (proj 1 (while "
+           "(lambda ((s (tuple i64 f64 f64))) (< (proj 0 s) 20)) (lambda ((s (tuple i64 f64 "
+           "f64))) (let ((x (proj 1 s)) (y (proj 2 s))) (tuple (+ (proj 0 s) 1) " +
+           step + "))) (tuple 0 (cast f64 (proj 0 p)) 1.0))))))";
+  };
+  std::string short_step = "(+ (* x 0.5) y) (- y (* x 0.25))";
+  // 63 operations: a polynomial in x and y, twice.
+  std::string poly = "x";
+  for (int i = 0; i < 10; ++i)
+    poly = "(+ (* " + poly + " x) (* y " + std::to_string(i) + ".5))";
+  std::string long_step = poly + " " + "(- y " + poly + ")";
+  std::string short_ir = optimised_ir_of(program(short_step));
+  std::string long_ir = optimised_ir_of(program(long_step));
+  int per_register = bits / 64;
+  // 16 registers (AVX2) hold 2 chains of a 3-leaf state, 32 (AVX-512) hold 4.
+  EXPECT_EQ(widest_vector(short_ir, "double"), (bits == 512 ? 4 : 2) * per_register) << short_ir;
+  EXPECT_EQ(widest_vector(long_ir, "double"), 2 * per_register) << long_ir;
+  expect_same(program(long_step));
 }
 
 TEST(JitLanes, TripCountsDifferPerLane) {

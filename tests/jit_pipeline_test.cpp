@@ -106,13 +106,16 @@ TEST(JitPipeline, FoldsAndStencilsCompileInParts) {
       "(program ((xs (array f32 1))) (fold (lambda ((a f32) (b f32)) (+ a b)) 0f32 xs))", entries);
   EXPECT_EQ(fold.parts, 3u);
   EXPECT_EQ(entries, 7); // closed shape and seed, checked rows, rows, short chunks, chunks, combine
+  // Part 2 holds run-once entries only: emitted without optimisation.
+  EXPECT_EQ(fold.run_once_parts, 1u);
   jit::ColdCompile max = compile_first_kernel(
       "(program ((xs (array i32 1))) (fold (lambda ((a i32) (b i32)) (max a b)) 0i32 xs))",
       entries);
   // One code for any chunk: the run-once entries in part 1 (with the
   // chunks), the checked rows in a part of their own.
   EXPECT_EQ(max.parts, 3u);
-  EXPECT_EQ(entries, 6); // closed shape and seed, checked rows, rows, chunks, combine
+  EXPECT_EQ(entries, 6);             // closed shape and seed, checked rows, rows, chunks, combine
+  EXPECT_EQ(max.run_once_parts, 1u); // the checked rows' part; part 1 has the chunks too
   EXPECT_GT(fold.object_bytes, 0u);
   EXPECT_GT(fold.optimise_ms + fold.emit_ms, 0.0);
   jit::ColdCompile stencil = compile_first_kernel(
@@ -121,9 +124,11 @@ TEST(JitPipeline, FoldsAndStencilsCompileInParts) {
       entries);
   EXPECT_EQ(stencil.parts, 2u);
   EXPECT_EQ(entries, 2); // interior (with the calls), edges
+  EXPECT_EQ(stencil.run_once_parts, 0u);
   jit::ColdCompile map = compile_first_kernel(
       "(program ((xs (array f32 1))) (map (lambda ((x f32)) (* x 2f32)) xs))", entries);
   EXPECT_EQ(map.parts, 1u);
+  EXPECT_EQ(map.run_once_parts, 0u);
   // A permute: the defaults and the source in part 0; the targets, the
   // combining and (an operation every order treats alike) the bins in part 1.
   for (const char* combine : {"(+ new old)", "(+ (* new 2) old)"}) {
@@ -242,6 +247,25 @@ namespace {
 // STRATA_JIT_DUMP=DIR makes DIR and names each module's files by program,
 // kernel id, source operations (and part) and key, before and after the
 // pipeline.
+// A contraction's rows run in parallel/contraction.h's tiles wherever they
+// pay: its rows entry folds one row at a time (no lanes), while any other
+// fold of float rows keeps a row per lane.
+TEST(JitPipeline, ContractionRowsAreNotInLanes) {
+  auto row_lanes = [](const std::string& program) {
+    Program p = parse_and_check(program);
+    KernelGraph g = build_kernel_graph(p, FusionOptions{true});
+    const Kernel& k = g.body.front();
+    return jit::generate_kernel_code(g, k, jit::CodegenOptions{true, int(g.arrays.size()) + k.id},
+                                     "strata_test_lanes")
+        .row_lanes;
+  };
+  EXPECT_EQ(row_lanes(slurp(source_path("examples/matmul.strata"))), 0);
+  // The same rows with a product of three reads are not a contraction.
+  EXPECT_GT(row_lanes("(program ((a (array f64 2)) (b (array f64 2))) (fold (lambda (s p) (+ s p)) "
+                      "0.0 (zipwith (lambda (x y) (* (* x y) x)) a b)))"),
+            0);
+}
+
 TEST(JitPipeline, DumpMakesItsDirectoryAndNamesFilesByKernel) {
   TempDir tmp;
   std::filesystem::path dir = tmp / "dumps";
