@@ -122,6 +122,15 @@ llvm::BasicBlock* FnBuilder::delegate_from(const std::string& callee, llvm::Valu
   return call;
 }
 
+void FnBuilder::hand_over(const std::vector<llvm::BasicBlock*>& bails, llvm::Value* from,
+                          const SrcLoc& loc, const std::string& what) {
+  if (bails.empty()) return;
+  if (checked_entry.empty()) throw Error(ErrorKind::Type, loc, "jit: internal: a check in " + what);
+  llvm::BasicBlock* to = from ? delegate_from(checked_entry, from) : delegate_block(checked_entry);
+  for (llvm::BasicBlock* bail : bails)
+    llvm::IRBuilder<>(bail).CreateBr(to);
+}
+
 llvm::Value* FnBuilder::leaf_ptr(int array, size_t leaf) {
   auto key = std::make_pair(array, leaf);
   auto it = leaf_ptrs_.find(key);

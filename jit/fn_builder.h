@@ -141,6 +141,14 @@ public:
   // A block that returns what entry `callee` returns for positions
   // [from, end) (a new one each time).
   llvm::BasicBlock* delegate_from(const std::string& callee, llvm::Value* from);
+  // Lane code's failed checks: every block of `bails` branches to one that
+  // returns what the checked entry (checked_entry, below) returns for
+  // positions [from, end) (null `from`: this entry's own positions,
+  // delegate_block); it raises the first error in element order. Nothing to
+  // do without bails; an internal error at `loc` ("a check in <what>") where
+  // the entry has no checked entry.
+  void hand_over(const std::vector<llvm::BasicBlock*>& bails, llvm::Value* from, const SrcLoc& loc,
+                 const std::string& what);
 
   llvm::Value* i64(int64_t v) { return b.getInt64(uint64_t(v)); }
   // Loaded once in the prologue.

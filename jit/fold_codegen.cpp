@@ -239,13 +239,7 @@ Val lane_total(FnBuilder& f, const Type& t, const Lambda& fn, bool swapped, int 
         return Val{b.CreateSelect(b.CreateICmpEQ(g, f.i64(0)), x, next)};
       })[0];
   f.close_chunk_checks();
-  if (!bails.empty()) {
-    if (f.checked_entry.empty())
-      throw Error(ErrorKind::Type, elem.fn->body->loc, "jit: internal: a check in chunk lanes");
-    llvm::BasicBlock* fail = f.delegate_block(f.checked_entry);
-    for (llvm::BasicBlock* bail : bails)
-      llvm::IRBuilder<>(bail).CreateBr(fail);
-  }
+  f.hand_over(bails, nullptr, elem.fn->body->loc, "chunk lanes");
   return {vector_halves(f, fn, swapped, lanes, acc)};
 }
 
@@ -315,14 +309,10 @@ void fold_rows_in_lanes(FnBuilder& f, const Lambda& elem, const Lambda& fn, cons
   Value* next = b.CreateAdd(r, f.i64(width));
   r->addIncoming(next, b.GetInsertBlock());
   leave_alone(f.ctx, b.CreateCondBr(b.CreateICmpSLT(next, r1), loop, exit));
-  if (!bails.empty()) failing();
-  if (fails) {
-    if (f.checked_entry.empty())
-      throw Error(ErrorKind::Type, elem.body->loc, "jit: internal: a check in rows in lanes");
-    for (llvm::BasicBlock* bail : bails)
-      llvm::IRBuilder<>(bail).CreateBr(fails);
-    llvm::IRBuilder<>(fails).CreateBr(f.delegate_from(f.checked_entry, r));
-  }
+  // The group's failing checks, once per group and per element, all from
+  // the group's first row.
+  if (fails) bails.push_back(fails);
+  f.hand_over(bails, r, elem.body->loc, "rows in lanes");
   b.SetInsertPoint(exit);
 }
 

@@ -634,13 +634,7 @@ void lane_row(FnBuilder& f, const Lambda& elem, const Type& type, int target, co
   // first element on, which fails the same check (or an earlier one) at the
   // same element (or an earlier one) and raises the interpreter's error.
   // Nothing of the group was stored yet.
-  if (!lanes.bails.empty()) {
-    if (f.checked_entry.empty())
-      throw Error(ErrorKind::Type, elem.body->loc, "jit: internal: a check in a generate's lanes");
-    llvm::BasicBlock* hand_over = f.delegate_from(f.checked_entry, first);
-    for (llvm::BasicBlock* bail : lanes.bails)
-      llvm::IRBuilder<>(bail).CreateBr(hand_over);
-  }
+  f.hand_over(lanes.bails, first, elem.body->loc, "a generate's lanes");
   b.SetInsertPoint(exit);
 }
 
