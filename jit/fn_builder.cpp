@@ -85,15 +85,25 @@ void FnBuilder::tag_array_accesses() {
   };
   for (const Leaf& w : stored_leaves_)
     scope(w);
+  // Each leaf's two lists, made once (null: no leaf but itself is stored).
+  std::map<Leaf, std::pair<llvm::MDNode*, llvm::MDNode*>> tags;
+  auto tags_of = [&](const Leaf& leaf) {
+    auto [it, made] = tags.try_emplace(leaf);
+    if (made) {
+      std::vector<llvm::Metadata*> others;
+      for (const Leaf& w : stored_leaves_)
+        if (w != leaf) others.push_back(scopes.at(w));
+      it->second = {llvm::MDNode::get(ctx, {scope(leaf)}),
+                    others.empty() ? nullptr : llvm::MDNode::get(ctx, others)};
+    }
+    return it->second;
+  };
   for (auto& [access, leaf] : array_accesses_) {
     auto* inst = llvm::dyn_cast_or_null<llvm::Instruction>(access);
     if (!inst) continue;
-    inst->setMetadata(llvm::LLVMContext::MD_alias_scope, llvm::MDNode::get(ctx, {scope(leaf)}));
-    std::vector<llvm::Metadata*> others;
-    for (const Leaf& w : stored_leaves_)
-      if (w != leaf) others.push_back(scopes.at(w));
-    if (!others.empty())
-      inst->setMetadata(llvm::LLVMContext::MD_noalias, llvm::MDNode::get(ctx, others));
+    auto [own, others] = tags_of(leaf);
+    inst->setMetadata(llvm::LLVMContext::MD_alias_scope, own);
+    if (others) inst->setMetadata(llvm::LLVMContext::MD_noalias, others);
   }
 }
 
