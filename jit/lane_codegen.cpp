@@ -482,7 +482,7 @@ LanePlan lane_plan(const Lambda& f, bool checked) {
   // A step of many operations has independent work enough within one chain
   // to hide their latency (raytrace's 56: each sphere's distance test, three
   // coordinates at a time), and more chains only add register pressure: 2
-  // chains run raytrace in 34 us against 41 with 4, and compile in 14 ms
+  // chains run raytrace in 35 us against 43 with 4, and compile in 14 ms
   // against 20; mandelbrot's 14 operations keep 4 (2: 11.0 -> 13.5 ms).
   int chains = s.step_ops > kManyStepOps ? 2 : 4;
   while (chains > 1 && chains * (2 * s.leaves + 2) > registers)

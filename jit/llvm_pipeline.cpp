@@ -242,7 +242,7 @@ std::vector<char> emit_object(llvm::Module& m, llvm::TargetMachine& tm) {
   // A module of run-once entries only (a fold's or scan's part 2: closed
   // expressions, combines, short and checked chunks, checked rows) is
   // emitted without optimisation: FastISel and the fast register allocator,
-  // no machine scheduling (n-body's part 2: 24.5 -> 8.3 M instructions). Its
+  // no machine scheduling (n-body's part 2: 25.4 -> 7.3 M instructions). Its
   // code runs once per call or before an error, and computes the same bits:
   // no pass at any level reassociates or contracts floating point (the
   // target options allow no fusion of separate multiplies and adds).
