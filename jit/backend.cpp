@@ -35,11 +35,7 @@ namespace {
 llvm::orc::JITTargetMachineBuilder host_machine() {
   const TargetCpu& cpu = target_cpu();
   llvm::orc::JITTargetMachineBuilder jtmb{llvm::Triple(cpu.triple)};
-  jtmb.setCPU(cpu.name);
-  llvm::SmallVector<llvm::StringRef, 64> features;
-  llvm::StringRef(cpu.features).split(features, ',', -1, false);
-  for (llvm::StringRef f : features)
-    jtmb.getFeatures().AddFeature(f);
+  jtmb.setCPU(cpu.name).setFeatures(cpu.features);
   jtmb.setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
   jtmb.setRelocationModel(llvm::Reloc::PIC_);
   jtmb.setCodeModel(llvm::CodeModel::Small);

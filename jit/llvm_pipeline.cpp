@@ -238,7 +238,7 @@ bool runs_once(const llvm::Module& m) {
   return any;
 }
 
-std::vector<char> emit_object(llvm::Module& m, llvm::TargetMachine& tm) {
+std::vector<char> emit_object(llvm::Module& m, llvm::TargetMachine& tm, bool unoptimised) {
   // A module of run-once entries only (a fold's or scan's part 2: closed
   // expressions, combines, short and checked chunks, checked rows) is
   // emitted without optimisation: FastISel and the fast register allocator,
@@ -247,7 +247,7 @@ std::vector<char> emit_object(llvm::Module& m, llvm::TargetMachine& tm) {
   // no pass at any level reassociates or contracts floating point (the
   // target options allow no fusion of separate multiplies and adds).
   llvm::CodeGenOptLevel level = tm.getOptLevel();
-  tm.setOptLevel(runs_once(m) ? llvm::CodeGenOptLevel::None : level);
+  tm.setOptLevel(unoptimised ? llvm::CodeGenOptLevel::None : level);
   llvm::SmallVector<char, 0> buffer;
   llvm::raw_svector_ostream object(buffer);
   llvm::legacy::PassManager pm;

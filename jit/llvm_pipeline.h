@@ -65,8 +65,8 @@ struct Pipeline {
 // FnBuilder::run_once), and it defines one.
 bool runs_once(const llvm::Module& m);
 
-// Object code for `tm` of an optimised module; a module that runs_once is
-// emitted at CodeGenOptLevel::None, any other at `tm`'s level.
-std::vector<char> emit_object(llvm::Module& m, llvm::TargetMachine& tm);
+// Object code for `tm` of an optimised module: at CodeGenOptLevel::None
+// where `unoptimised` (a module that runs_once), else at `tm`'s level.
+std::vector<char> emit_object(llvm::Module& m, llvm::TargetMachine& tm, bool unoptimised);
 
 } // namespace strata::jit

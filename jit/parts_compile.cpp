@@ -31,11 +31,15 @@ std::vector<std::vector<char>> PartsCompiler::compile(ModuleHandle& h, const Pip
     machine(i); // made here, one thread at a time
   std::vector<std::vector<char>> objects(n);
   std::vector<double> optimise_ms(n), emit_ms(n);
+  // Parts of run-once entries only are emitted unoptimised (emit_object).
+  std::vector<char> once(n);
+  for (size_t i = 0; i < n; ++i)
+    once[i] = runs_once(*h.parts[i].module);
   auto part = [&](size_t i) {
     double t0 = thread_cpu_ms();
     pipeline.optimise(h.parts[i], *machines_[i], veclib);
     double t1 = thread_cpu_ms();
-    objects[i] = emit_object(*h.parts[i].module, *machines_[i]);
+    objects[i] = emit_object(*h.parts[i].module, *machines_[i], once[i]);
     optimise_ms[i] = t1 - t0;
     emit_ms[i] = thread_cpu_ms() - t1;
   };
@@ -69,7 +73,7 @@ std::vector<std::vector<char>> PartsCompiler::compile(ModuleHandle& h, const Pip
   }
   if (failed) std::rethrow_exception(failed);
   for (size_t i = 0; i < n; ++i) {
-    times.run_once_parts += runs_once(*h.parts[i].module) ? 1 : 0;
+    times.run_once_parts += once[i] ? 1 : 0;
     times.optimise_ms += optimise_ms[i];
     times.emit_ms += emit_ms[i];
   }

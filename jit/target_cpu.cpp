@@ -59,14 +59,20 @@ TargetCpu with_vector_bits(TargetCpu t, const std::string& spec) {
   return t;
 }
 
-TargetCpu read_target_cpu() {
-  const char* named = std::getenv("STRATA_JIT_CPU");
-  if (named && *named) return named_cpu(named);
+// The host's CPU as LLVM detects it, without its vector_bits.
+TargetCpu host_cpu() {
   llvm::InitializeNativeTarget();
   TargetCpu t;
   t.triple = llvm::sys::getProcessTriple();
   t.name = llvm::sys::getHostCPUName().str();
   t.features = host_features();
+  return t;
+}
+
+TargetCpu read_target_cpu() {
+  const char* named = std::getenv("STRATA_JIT_CPU");
+  if (named && *named) return named_cpu(named);
+  TargetCpu t = host_cpu();
   return with_vector_bits(t, t.name);
 }
 
@@ -102,8 +108,8 @@ TargetCpu named_cpu(const std::string& spec) {
 }
 
 std::string host_cpu_spec() {
-  llvm::InitializeNativeTarget();
-  return llvm::sys::getHostCPUName().str() + "," + host_features();
+  TargetCpu t = host_cpu();
+  return t.name + "," + t.features;
 }
 
 } // namespace strata::jit

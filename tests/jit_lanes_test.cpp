@@ -19,6 +19,7 @@
 #include "fusion/fuse.h"
 #include "jit/backend.h"
 #include "jit/engine.h"
+#include "jit/target_cpu.h"
 #include "oracle/compare.h"
 #include "tests/cli_util.h"
 #include "tests/jit_ir.h"
@@ -134,13 +135,8 @@ int widest_vector(const std::string& ir, const std::string& elem) {
 // of its own (jit/lane_codegen.cpp lane_plan; raytrace: faster and 30% less
 // compile time).
 TEST(JitLanes, LargeStepsSpanTwoRegisters) {
-  std::string target = jit::target_description();
-  int bits =
-      target.find("+avx512f") != std::string::npos ? 512
-      : target.find("+avx,") != std::string::npos || target.find("+avx;") != std::string::npos
-          ? 256
-          : 128;
-  if (bits < 256) GTEST_SKIP() << "no AVX: " << target;
+  int bits = jit::target_cpu().vector_bits;
+  if (bits < 256) GTEST_SKIP() << "no AVX: " << jit::target_description();
   auto program = [](const std::string& step) {
     return "(program ((xs (array f64 1))) (generate (ix 100) (lambda ((p (ix 1))) (proj 1 (while "
            "(lambda ((s (tuple i64 f64 f64))) (< (proj 0 s) 20)) (lambda ((s (tuple i64 f64 "
