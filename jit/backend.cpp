@@ -244,8 +244,8 @@ ColdCompile compile_uncached(KernelCode& code) {
   std::lock_guard lock(be.mutex);
   PartsTimes times;
   ColdCompile out;
-  for (const std::vector<char>& object :
-       be.parts.compile(*code.module, be.pipeline, be.pipeline.veclib, times))
+  out.objects = be.parts.compile(*code.module, be.pipeline, be.pipeline.veclib, times);
+  for (const std::vector<char>& object : out.objects)
     out.object_bytes += object.size();
   out.optimise_ms = times.optimise_ms;
   out.emit_ms = times.emit_ms;

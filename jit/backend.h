@@ -93,6 +93,7 @@ struct ColdCompile {
   size_t parts = 0;
   size_t run_once_parts = 0; // of those, emitted without optimisation (run-once entries only)
   size_t object_bytes = 0;
+  std::vector<std::vector<char>> objects; // by part
 };
 ColdCompile compile_uncached(KernelCode& code);
 

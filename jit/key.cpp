@@ -19,8 +19,11 @@ namespace {
 // their own, jit/kernel_builder.h chunk_entry, and their folds' and scans' run-once entries
 // in part 2; 16: reads checked once per chunk, jit/chunk_reads.cpp; 17: and once
 // per row of a fold, with its checked rows entry; 31: run-once parts emitted
-// unoptimised, contractions' rows not in lanes, large lane steps in 2 chains).
-constexpr const char* kCodegenVersion = "jit-codegen-31";
+// unoptimised, contractions' rows not in lanes, large lane steps in 2 chains;
+// 32: each part's optimised and run-once objects from machines of their own,
+// so entries stored by a process that had switched a machine to FastISel are
+// not reused, jit/llvm_pipeline.h ObjectEmitter).
+constexpr const char* kCodegenVersion = "jit-codegen-32";
 
 // The canonical text of a kernel. Expressions are written by `node` below, a
 // compact prefix form with the same content as the printer's (core/printer.h:

@@ -238,24 +238,30 @@ bool runs_once(const llvm::Module& m) {
   return any;
 }
 
-std::vector<char> emit_object(llvm::Module& m, llvm::TargetMachine& tm, bool unoptimised) {
-  // A module of run-once entries only (a fold's or scan's part 2: closed
-  // expressions, combines, short and checked chunks, checked rows) is
-  // emitted without optimisation: FastISel and the fast register allocator,
-  // no machine scheduling (n-body's part 2: 25.4 -> 7.3 M instructions). Its
-  // code runs once per call or before an error, and computes the same bits:
-  // no pass at any level reassociates or contracts floating point (the
-  // target options allow no fusion of separate multiplies and adds).
-  llvm::CodeGenOptLevel level = tm.getOptLevel();
-  tm.setOptLevel(unoptimised ? llvm::CodeGenOptLevel::None : level);
+struct ObjectEmitter::Codegen {
   llvm::SmallVector<char, 0> buffer;
-  llvm::raw_svector_ostream object(buffer);
+  llvm::raw_svector_ostream stream{buffer}; // unbuffered: writes go to `buffer`
   llvm::legacy::PassManager pm;
-  bool cannot = tm.addPassesToEmitFile(pm, object, nullptr, llvm::CodeGenFileType::ObjectFile);
-  if (!cannot) pm.run(m);
-  tm.setOptLevel(level);
-  if (cannot) throw Error(ErrorKind::Resource, "jit: the host target cannot emit object files");
-  return std::vector<char>(buffer.begin(), buffer.end());
+};
+
+ObjectEmitter::ObjectEmitter(std::unique_ptr<llvm::TargetMachine> tm) : tm_(std::move(tm)) {}
+
+ObjectEmitter::~ObjectEmitter() = default;
+
+std::vector<char> ObjectEmitter::emit(llvm::Module& m) {
+  if (!codegen_) {
+    auto c = std::make_unique<Codegen>();
+    if (tm_->addPassesToEmitFile(c->pm, c->stream, nullptr, llvm::CodeGenFileType::ObjectFile))
+      throw Error(ErrorKind::Resource, "jit: the host target cannot emit object files");
+    codegen_ = std::move(c);
+  }
+  // Each run starts from the passes' initialisation: the machine code
+  // context, the streamer and the object writer are reset at the end of the
+  // last (AsmPrinter::doFinalization), and the object is written from the
+  // stream's start (JitPipeline.ObjectsDoNotDependOnEarlierCompiles).
+  codegen_->buffer.clear();
+  codegen_->pm.run(m);
+  return std::vector<char>(codegen_->buffer.begin(), codegen_->buffer.end());
 }
 
 Veclib parse_veclib(const char* value) {

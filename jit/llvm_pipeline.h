@@ -4,6 +4,7 @@
 // jit/*.cpp include this header (it includes LLVM's).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -65,8 +66,33 @@ struct Pipeline {
 // FnBuilder::run_once), and it defines one.
 bool runs_once(const llvm::Module& m);
 
-// Object code for `tm` of an optimised module: at CodeGenOptLevel::None
-// where `unoptimised` (a module that runs_once), else at `tm`'s level.
-std::vector<char> emit_object(llvm::Module& m, llvm::TargetMachine& tm, bool unoptimised);
+// Object code of optimised modules for one target machine at its own
+// optimisation level (CodeGenOptLevel::None for modules that runs_once: the
+// fast register allocator, no machine scheduling; their code runs once per
+// call or before an error and computes the same bits at any level), through
+// one codegen pass pipeline built on the first module and run again for
+// every later one: building it (addPassesToEmitFile: ~150 passes, their
+// analyses scheduled) cost ~0.3 ms per module, a quarter of a small kernel's
+// compile. The machine is the emitter's own and its level never changes:
+// LLVM switches a machine to FastISel when it builds a pipeline at level
+// None and never back, so one machine emitting at both levels selected later
+// optimised modules with FastISel wherever it could (object code depending on
+// what the process had compiled before). Not thread-safe: one module at a time.
+class ObjectEmitter {
+public:
+  explicit ObjectEmitter(std::unique_ptr<llvm::TargetMachine> tm);
+  ~ObjectEmitter();
+  ObjectEmitter(const ObjectEmitter&) = delete;
+  ObjectEmitter& operator=(const ObjectEmitter&) = delete;
+
+  llvm::TargetMachine& machine() { return *tm_; }
+  // The object file of `m` (optimised for machine()).
+  std::vector<char> emit(llvm::Module& m);
+
+private:
+  struct Codegen; // the pass pipeline and the stream it writes to
+  std::unique_ptr<llvm::TargetMachine> tm_;
+  std::unique_ptr<Codegen> codegen_; // made by the first emit
+};
 
 } // namespace strata::jit

@@ -17,29 +17,43 @@ double thread_cpu_ms() {
 
 } // namespace
 
+ObjectEmitter& PartsCompiler::emitter(size_t part, bool run_once) {
+  std::vector<std::unique_ptr<ObjectEmitter>>& emitters = run_once ? run_once_ : optimised_;
+  if (emitters.size() <= part) emitters.resize(part + 1);
+  if (!emitters[part]) {
+    llvm::orc::JITTargetMachineBuilder b = jtmb_;
+    if (run_once) b.setCodeGenOptLevel(llvm::CodeGenOptLevel::None);
+    emitters[part] =
+        std::make_unique<ObjectEmitter>(llvm_check(b.createTargetMachine(), "target machine"));
+  }
+  return *emitters[part];
+}
+
 llvm::TargetMachine& PartsCompiler::machine(size_t part) {
-  while (machines_.size() <= part)
-    machines_.push_back(llvm_check(jtmb_.createTargetMachine(), "target machine"));
-  return *machines_[part];
+  return emitter(part, false).machine();
 }
 
 std::vector<std::vector<char>> PartsCompiler::compile(ModuleHandle& h, const Pipeline& pipeline,
                                                       Veclib veclib, PartsTimes& times) {
   auto start = std::chrono::steady_clock::now();
   size_t n = h.parts.size();
-  for (size_t i = 0; i < n; ++i)
-    machine(i); // made here, one thread at a time
   std::vector<std::vector<char>> objects(n);
   std::vector<double> optimise_ms(n), emit_ms(n);
-  // Parts of run-once entries only are emitted unoptimised (emit_object).
+  // Parts of run-once entries only are emitted unoptimised (ObjectEmitter);
+  // the machines and emitters are made here, one thread at a time.
   std::vector<char> once(n);
-  for (size_t i = 0; i < n; ++i)
+  std::vector<llvm::TargetMachine*> machines(n);
+  std::vector<ObjectEmitter*> emitters(n);
+  for (size_t i = 0; i < n; ++i) {
     once[i] = runs_once(*h.parts[i].module);
+    machines[i] = &machine(i);
+    emitters[i] = &emitter(i, once[i]);
+  }
   auto part = [&](size_t i) {
     double t0 = thread_cpu_ms();
-    pipeline.optimise(h.parts[i], *machines_[i], veclib);
+    pipeline.optimise(h.parts[i], *machines[i], veclib);
     double t1 = thread_cpu_ms();
-    objects[i] = emit_object(*h.parts[i].module, *machines_[i], once[i]);
+    objects[i] = emitters[i]->emit(*h.parts[i].module);
     optimise_ms[i] = t1 - t0;
     emit_ms[i] = thread_cpu_ms() - t1;
   };

@@ -30,8 +30,8 @@ class PartsCompiler {
 public:
   explicit PartsCompiler(llvm::orc::JITTargetMachineBuilder jtmb) : jtmb_(std::move(jtmb)) {}
 
-  // The target machine of part `part`, made on first use: a process that
-  // only loads objects from disk makes none.
+  // The target machine of part `part` at the builder's level, made on first
+  // use: a process that only loads objects from disk makes none.
   llvm::TargetMachine& machine(size_t part);
 
   // The object code of every part of `h`, optimised by `pipeline` for the
@@ -40,8 +40,13 @@ public:
                                          PartsTimes& times);
 
 private:
+  // Part `part`'s emitter: at the builder's level, or at CodeGenOptLevel::None
+  // for a module that runs_once; made on first use.
+  ObjectEmitter& emitter(size_t part, bool run_once);
+
   llvm::orc::JITTargetMachineBuilder jtmb_;
-  std::vector<std::unique_ptr<llvm::TargetMachine>> machines_; // by part
+  std::vector<std::unique_ptr<ObjectEmitter>> optimised_; // by part
+  std::vector<std::unique_ptr<ObjectEmitter>> run_once_;  // by part
 };
 
 } // namespace strata::jit

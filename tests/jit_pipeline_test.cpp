@@ -82,6 +82,34 @@ jit::ColdCompile compile_first_kernel(const std::string& program, int& entries) 
   return jit::compile_uncached(code);
 }
 
+// A kernel's object code is the same whatever the process compiled before:
+// each part's emitter keeps its codegen pipeline and target machine at one
+// level (jit/llvm_pipeline.h ObjectEmitter). A stencil's edges (part 1,
+// optimised) before and after a generate whose part 1 is run-once (its
+// checked elements, emitted at CodeGenOptLevel::None): one machine emitting
+// at both levels had switched to FastISel for good.
+TEST(JitPipeline, ObjectsDoNotDependOnEarlierCompiles) {
+  const std::string stencil =
+      "(program ((m (array f32 2))) (stencil (3 3) clamp (lambda ((nb (window f32 2))) (+ (at nb "
+      "-1 0) (* (at nb 1 1) 3f32))) m))";
+  const std::string checked_generate =
+      "(program ((xs (array f64 1))) (generate (ix 64) (lambda ((p (ix 1))) (while (lambda ((s "
+      "f64)) (< s 10.0)) (lambda ((s f64)) (+ (+ s 1.0) (!! xs (proj 0 p)))) 0.0))))";
+  int entries = 0;
+  jit::ColdCompile before = compile_first_kernel(stencil, entries);
+  ASSERT_EQ(before.parts, 2u);
+  ASSERT_EQ(before.run_once_parts, 0u);
+  jit::ColdCompile other = compile_first_kernel(checked_generate, entries);
+  ASSERT_EQ(other.parts, 2u);
+  ASSERT_EQ(other.run_once_parts, 1u); // part 1: the checked elements
+  jit::ColdCompile after = compile_first_kernel(stencil, entries);
+  ASSERT_EQ(after.objects.size(), 2u);
+  EXPECT_TRUE(after.objects[0] == before.objects[0]);
+  EXPECT_TRUE(after.objects[1] == before.objects[1])
+      << "the edges' object: " << before.objects[1].size() << " bytes, then "
+      << after.objects[1].size();
+}
+
 // The functions of optimised `ir` that call another entry of their kernel
 // (a float fold's or scan's chunk entry, which hands chunks to its array
 // entry; a fold's rows entry, which hands rows to its checked rows entry).
