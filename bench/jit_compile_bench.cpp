@@ -77,7 +77,7 @@ void cold_compile(benchmark::State& state, const Fused* f, const Kernel* k) {
       optimise += c.optimise_ms;
       emit += c.emit_ms;
       wall += c.wall_ms;
-      object = c.object_bytes;
+      object = c.object_bytes();
       parts = c.parts;
       entries = code.entries;
     }

@@ -245,8 +245,6 @@ ColdCompile compile_uncached(KernelCode& code) {
   PartsTimes times;
   ColdCompile out;
   out.objects = be.parts.compile(*code.module, be.pipeline, be.pipeline.veclib, times);
-  for (const std::vector<char>& object : out.objects)
-    out.object_bytes += object.size();
   out.optimise_ms = times.optimise_ms;
   out.emit_ms = times.emit_ms;
   out.wall_ms = times.wall_ms;

@@ -92,8 +92,13 @@ struct ColdCompile {
   double wall_ms = 0;
   size_t parts = 0;
   size_t run_once_parts = 0; // of those, emitted without optimisation (run-once entries only)
-  size_t object_bytes = 0;
   std::vector<std::vector<char>> objects; // by part
+  size_t object_bytes() const {
+    size_t n = 0;
+    for (const std::vector<char>& o : objects)
+      n += o.size();
+    return n;
+  }
 };
 ColdCompile compile_uncached(KernelCode& code);
 

@@ -144,7 +144,7 @@ TEST(JitPipeline, FoldsAndStencilsCompileInParts) {
   EXPECT_EQ(max.parts, 3u);
   EXPECT_EQ(entries, 6);             // closed shape and seed, checked rows, rows, chunks, combine
   EXPECT_EQ(max.run_once_parts, 1u); // the checked rows' part; part 1 has the chunks too
-  EXPECT_GT(fold.object_bytes, 0u);
+  EXPECT_GT(fold.object_bytes(), 0u);
   EXPECT_GT(fold.optimise_ms + fold.emit_ms, 0.0);
   jit::ColdCompile stencil = compile_first_kernel(
       "(program ((m (array f32 2))) (stencil (3 3) clamp (lambda ((nb (window f32 2))) (+ (at nb "
