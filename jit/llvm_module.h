@@ -18,7 +18,7 @@ namespace strata::jit {
 // LLJIT resolves it when the parts' objects are linked.
 // Which of LLVM's vectorisers a part's pipeline runs.
 struct Vectorisers {
-  bool loops = true;         // the loop vectoriser (and loop-load elimination)
+  bool loops = true;         // the loop vectoriser
   bool straight_line = true; // the SLP vectoriser
 };
 

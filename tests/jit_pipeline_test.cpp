@@ -15,6 +15,7 @@
 #include "fusion/fuse.h"
 #include "jit/backend.h"
 #include "jit/codegen.h"
+#include "jit/target_cpu.h"
 #include "tests/cli_util.h"
 #include "tests/jit_ir.h"
 #include "tests/test_util.h"
@@ -319,6 +320,46 @@ TEST(JitPipeline, DumpMakesItsDirectoryAndNamesFilesByKernel) {
   }
   EXPECT_TRUE(fold) << "no file names the fold1 kernel";
   EXPECT_GE(names.size(), 8u); // four kernels, before and after
+}
+
+// A dumped module before the pipeline opens with what compiled it, as
+// scripts/jit-pipeline-passes runs it again in opt and llc: the pipeline the
+// kernel key names, the LLVM options, the target and the vector math library.
+TEST(JitPipeline, DumpsSayWhichPipelineOptionsAndTargetCompiledThem) {
+  if (const char* p = std::getenv("STRATA_JIT_PIPELINE"); p && std::string(p) == "O3")
+    GTEST_SKIP() << "STRATA_JIT_PIPELINE=O3";
+  for (std::string math : {"exact", "fast"}) {
+    TempDir tmp;
+    CliResult r = run_cli_env("STRATA_CACHE=off STRATA_JIT_DUMP=" + tmp.path().string(),
+                              "compile " + source_path("examples/saxpy.strata") +
+                                  " --engine jit --math " + math);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    int modules = 0;
+    for (const auto& e : std::filesystem::directory_iterator(tmp.path())) {
+      std::string name = e.path().filename().string();
+      if (name.size() < 6 || name.compare(name.size() - 6, 6, ".in.ll") != 0) continue;
+      ++modules;
+      std::istringstream text(slurp(e.path().string()));
+      std::string pipeline, options, target, veclib;
+      std::getline(text, pipeline);
+      std::getline(text, options);
+      std::getline(text, target);
+      std::getline(text, veclib);
+      const std::string p = "; strata pipeline: ";
+      ASSERT_EQ(pipeline.rfind(p + "function(", 0), 0u) << pipeline;
+      EXPECT_NE(jit::target_description().find(pipeline.substr(p.size())), std::string::npos)
+          << "the key does not name the dumped pipeline " << pipeline;
+      EXPECT_EQ(options, "; strata llvm options: -enable-epilogue-vectorization=false "
+                         "-simple-loop-unswitch-inject-invariant-conditions=false "
+                         "-unswitch-threshold=25 -disable-lsr=true");
+      EXPECT_EQ(target, "; strata target: " + jit::host_cpu_spec());
+      EXPECT_EQ(veclib, math == "fast" ? "; strata veclib: libmvec" : "; strata veclib: none");
+      std::string module;
+      std::getline(text, module);
+      EXPECT_EQ(module.rfind("; ModuleID = ", 0), 0u) << module;
+    }
+    EXPECT_EQ(modules, 1) << "saxpy: one kernel, one part";
+  }
 }
 
 } // namespace
