@@ -24,8 +24,6 @@
 //
 // --smoke (or STRATA_BENCH_SMOKE=1): one iteration each (ctest runs it for one
 // program). --host-cpu: prints this machine's CPU as STRATA_JIT_CPU takes it.
-// --target: prints what the jit's code depends on (jit::target_description():
-// LLVM, CPU, features, the pass pipeline and the LLVM options it sets).
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
@@ -164,12 +162,6 @@ int main(int argc, char** argv) {
   // valgrind (jit/target_cpu.h).
   if (argc == 2 && std::string(argv[1]) == "--host-cpu") {
     std::printf("%s\n", strata::jit::host_cpu_spec().c_str());
-    return 0;
-  }
-  // --target: for scripts/jit-pipeline-passes, which runs the same pipeline
-  // and options in LLVM's opt and llc.
-  if (argc == 2 && std::string(argv[1]) == "--target") {
-    std::printf("%s\n", strata::jit::target_description().c_str());
     return 0;
   }
   g_smoke = take_smoke_flag(argc, argv);

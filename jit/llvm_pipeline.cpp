@@ -237,13 +237,14 @@ void Pipeline::optimise(llvm::Module& m, llvm::TargetMachine& tm, Veclib veclib,
   llvm::ModulePassManager mpm;
   if (veclib == Veclib::Libmvec) // the calls' vector variants, as O3 marks them before vectorising
     mpm.addPass(llvm::createModuleToFunctionPassAdaptor(llvm::InjectTLIMappings()));
+  const std::string passes = o3 ? "default<O3>" : kernel_pipeline(v);
   if (o3)
     mpm.addPass(pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3));
-  else if (llvm::Error e = pb.parsePassPipeline(mpm, kernel_pipeline(v)))
+  else if (llvm::Error e = pb.parsePassPipeline(mpm, passes))
     throw Error(ErrorKind::Resource, "jit: pass pipeline: " + llvm_error_text(std::move(e)));
   if (std::getenv("STRATA_JIT_DUMP"))
     dump(m, dump_name, ".in.ll",
-         "; strata pipeline: " + (o3 ? std::string("default<O3>") : kernel_pipeline(v)) +
+         "; strata pipeline: " + passes +
              "\n; strata llvm options:" + (o3 ? std::string() : llvm_options_text()) +
              "\n; strata target: " + tm.getTargetCPU().str() + "," +
              tm.getTargetFeatureString().str() +
