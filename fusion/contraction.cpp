@@ -50,16 +50,19 @@ std::optional<Contraction> find_contraction(const KernelGraph& g, const kn::Fold
   }
   auto* mul = std::get_if<ex::PrimApp>(&body->node);
   if (!mul || mul->op != Prim::Mul || mul->args.size() != 2) return std::nullopt;
-  auto operand = [&](const Exp& a) -> std::optional<ContractionOperand> {
+  auto operand = [&](const Exp& a) -> std::optional<ArrayRead> {
     Value v = abstract.eval(a);
     auto* read = std::get_if<ArrayRead>(&v);
     if (!read || !read->whole(g) || read->type != elem) return std::nullopt;
-    return ContractionOperand{read->array, read->vars};
+    return *read;
   };
   auto x = operand(*mul->args[0]);
   auto y = operand(*mul->args[1]);
-  if (!x || !y) return std::nullopt;
-  return Contraction{kind, *x, *y};
+  // The tiles compute X * Y alone: a binding besides them that could fail
+  // would be skipped.
+  if (!x || !y || !abstract.bindings_within({&*x, &*y})) return std::nullopt;
+  return Contraction{kind, ContractionOperand{x->array, x->vars},
+                     ContractionOperand{y->array, y->vars}};
 }
 
 } // namespace strata

@@ -37,7 +37,9 @@ Value ElementAbstraction::eval(const Exp& e) {
                               functions = true;
                               break;
                             }
-                            env_[b.name] = eval(*b.value);
+                            Value bound = eval(*b.value);
+                            bound_.push_back(bound);
+                            env_[b.name] = std::move(bound);
                           }
                           if (!functions) v = eval(*x.body);
                           env_.swap(saved);
@@ -86,6 +88,19 @@ Value ElementAbstraction::eval(const Exp& e) {
                         [&](const auto&) -> Value { return Unknown{}; },
                     },
                     e.node);
+}
+
+bool ElementAbstraction::bindings_within(std::initializer_list<const ArrayRead*> reads) const {
+  for (const Value& v : bound_) {
+    if (std::holds_alternative<LoopVar>(v) || std::holds_alternative<LoopIndex>(v)) continue;
+    auto* read = std::get_if<ArrayRead>(&v);
+    if (!read) return false;
+    bool among = false;
+    for (const ArrayRead* r : reads)
+      among = among || (r->array == read->array && r->vars == read->vars);
+    if (!among) return false;
+  }
+  return true;
 }
 
 } // namespace strata::abstract

@@ -8,6 +8,7 @@
 // and `!` are seen through; every other form is Unknown.
 #pragma once
 
+#include <initializer_list>
 #include <map>
 #include <string>
 #include <variant>
@@ -44,12 +45,26 @@ public:
   // 0 .. rank-1, in order.
   ElementAbstraction(const KernelGraph& g, const std::string& param, int rank);
 
-  void bind(const std::string& name, Value v) { env_[name] = std::move(v); }
+  void bind(const std::string& name, Value v) {
+    bound_.push_back(v);
+    env_[name] = std::move(v);
+  }
   Value eval(const Exp& e);
+
+  // Whether a recogniser that computes the element from `reads` alone (and
+  // checks that they are in range) skips no check of the element: every
+  // value bound so far (by `let`s eval saw through, and by bind) is an index
+  // of loop variables or a read of the same array at the same loop
+  // variables as one of `reads`. An unused binding that could fail (a
+  // checked `!!`, an integer division, a read of another array) must fail
+  // where the element is computed (docs/language.md, "Errors"),
+  // so such an element is no view and no contraction.
+  bool bindings_within(std::initializer_list<const ArrayRead*> reads) const;
 
 private:
   const KernelGraph& g_;
   std::map<std::string, Value> env_;
+  std::vector<Value> bound_; // every value bound, in order
 };
 
 } // namespace strata::abstract

@@ -11,7 +11,7 @@ std::optional<LeafView> leaf_view(const KernelGraph& graph, const kn::Generate& 
   abstract::ElementAbstraction a(graph, d.elem.params[0].name, rank);
   abstract::Value v = a.eval(*d.elem.body);
   auto* read = std::get_if<abstract::ArrayRead>(&v);
-  if (!read) return std::nullopt;
+  if (!read || !a.bindings_within({read})) return std::nullopt;
   const ManifestArray& source = graph.arrays[size_t(read->array)];
   if (source.origin != ManifestArray::Origin::Kernel || source.type.rank() != rank ||
       read->type != d.type.elem())

@@ -87,6 +87,12 @@ TEST(Contraction, LeavesEverythingElseToTheGeneralFold) {
            "(program ((x (array f32 2)) (y (array f32 2))) (fold + 0f32 (generate (shape x) "
            "(lambda (i)"
            " (* (! x i) (! y (ix (proj 1 i) (proj 1 i))))))))",
+           // an unused binding that can fail: the tiles would skip its check
+           "(program ((x (array f32 2)) (y (array f32 2)) (z (array f32 1))) (fold + 0f32"
+           " (generate (shape x) (lambda (i) (let ((u (!! z 99)) (a (! x i)) (b (! y i)))"
+           " (* a b))))))",
+           "(program ((x (array f32 2)) (y (array f32 2)) (z (array f32 2))) (fold + 0f32"
+           " (generate (shape x) (lambda (i) (let ((u (! z i))) (* (! x i) (! y i)))))))",
            // a component of a tuple array: not a whole element (its own leaf)
            "(program ((x (array f32 2)) (y (array (tuple f32 f32) 2))) (fold + 0f32 (generate "
            "(shape x) (lambda (i) (* (! x i) (proj 1 (! y i)))))))",
