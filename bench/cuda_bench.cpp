@@ -132,6 +132,7 @@ void run_engine(benchmark::State& state, const Workload* w, const Engine* e, int
     Program p = parse_program(w->program(n), w->name + ".strata");
     check_program(p);
     auto exe = e->compile(p, CompileOptions{true, true});
+    exe->settle();
     if (auto diff = check_results(d.expected, exe->run(d.inputs), w->rtol)) {
       state.SkipWithError(("wrong result: " + *diff).c_str());
       return;

@@ -6,6 +6,9 @@
 //   jit_compile/<program>/k<id>   build the kernel's LLVM IR, run the pass
 //                                 pipeline, emit the object (no cache: every
 //                                 iteration compiles it again)
+//   jit_quick/<program>/k<id>     the same kernel's quick tier (no pass
+//                                 pipeline, CodeGenOptLevel::None): the
+//                                 latency before a miss runs (docs/jit.md "Tiers")
 //
 // Counters, averaged over the iterations: codegen_ms (IR), optimise_ms (pass
 // pipeline), emit_ms (instruction selection to objects), cpu_ms (their sum),
@@ -60,7 +63,7 @@ double thread_cpu_ms() {
   return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
 }
 
-void cold_compile(benchmark::State& state, const Fused* f, const Kernel* k) {
+void cold_compile(benchmark::State& state, const Fused* f, const Kernel* k, bool quick) {
   try {
     int temp = int(f->graph.arrays.size()) + k->id; // as the engine numbers temporaries
     std::string key =
@@ -73,7 +76,7 @@ void cold_compile(benchmark::State& state, const Fused* f, const Kernel* k) {
       jit::KernelCode code = jit::generate_kernel_code(
           f->graph, *k, jit::CodegenOptions{true, temp}, jit::symbol_prefix(key));
       codegen += thread_cpu_ms() - t0;
-      jit::ColdCompile c = jit::compile_uncached(code);
+      jit::ColdCompile c = jit::compile_uncached(code, quick);
       optimise += c.optimise_ms;
       emit += c.emit_ms;
       wall += c.wall_ms;
@@ -140,12 +143,14 @@ void register_all() {
     f->program = std::make_unique<Program>(parse_program(p.text, p.name));
     check_program(*f->program);
     f->graph = build_kernel_graph(*f->program, FusionOptions{true});
-    for (const Kernel* k : compute_kernels(f->graph)) {
-      std::string name = "jit_compile/" + p.name + "/k" + std::to_string(k->id);
-      auto* b = benchmark::RegisterBenchmark(name.c_str(), cold_compile, f.get(), k);
-      b->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
-      if (g_smoke) b->Iterations(1);
-    }
+    for (bool quick : {false, true})
+      for (const Kernel* k : compute_kernels(f->graph)) {
+        std::string name = std::string(quick ? "jit_quick/" : "jit_compile/") + p.name + "/k" +
+                           std::to_string(k->id);
+        auto* b = benchmark::RegisterBenchmark(name.c_str(), cold_compile, f.get(), k, quick);
+        b->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
+        if (g_smoke) b->Iterations(1);
+      }
     programs().push_back(std::move(f));
   }
   auto* b = benchmark::RegisterBenchmark("jit_memory/held_programs", held_programs);

@@ -30,8 +30,10 @@ template <class Value> struct Tiers {
   // it, with `why` saying so ("corrupt entry (metadata)"): it is then built
   // and replaced.
   std::function<std::optional<Value>(std::vector<char> payload, std::string& why)> from_disk;
-  // The value built from nothing, and the payload that stores it on disk.
-  std::function<std::pair<Value, std::vector<char>>()> build;
+  // The value built from nothing, and the payload that stores it on disk;
+  // nullopt when the engine stores it later itself (the jit's optimised
+  // tier, compiled after the quick one: jit/tiered_code.h).
+  std::function<std::pair<Value, std::optional<std::vector<char>>>()> build;
   // Makes a value found on disk or built the memory tier's most recently
   // used. May be empty (no memory tier).
   std::function<void(const Value&)> remember;
@@ -56,8 +58,8 @@ Value lookup(const Key& key, const DiskCache& disk, const Tiers<Value>& tiers,
       return std::move(*v);
     }
   }
-  std::pair<Value, std::vector<char>> built = tiers.build();
-  disk.store(key, built.second);
+  std::pair<Value, std::optional<std::vector<char>>> built = tiers.build();
+  if (built.second) disk.store(key, *built.second);
   if (tiers.remember) tiers.remember(built.first);
   outcome = miss(why);
   return std::move(built.first);

@@ -93,6 +93,12 @@ public:
   // Then the oracle cannot replay them, and compares under sound bounds
   // carried through every later operation (interpreter/bounds.h).
   virtual int math_ulps() const { return 0; }
+  // Waits until the code it runs is final: an engine that runs a quick
+  // compile first (the jit's tiers, docs/jit.md "Tiers") has loaded its
+  // optimised code, so that runs timed afterwards time that code. True when
+  // it ran other code before (runs before and after may have run different
+  // code, so a check runs and compares both); false for the others.
+  virtual bool settle() { return false; }
   virtual const CompileReport& compile_report() const {
     static const CompileReport none;
     return none;

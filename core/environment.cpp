@@ -16,6 +16,9 @@ const std::vector<EnvironmentVariable>& environment_variables() {
       {"STRATA_JIT_VECLIB", "none|libmvec",
        "libmvec: every jit compile uses fast math, as --math fast (default none: each "
        "compile's --math)"},
+      {"STRATA_JIT_TIERS", "tiered|optimised|quick",
+       "tiered (default): a missed jit kernel runs a quick compile first, then its optimised "
+       "code once a background thread has it; optimised: wait for it; quick: never optimise"},
       {"STRATA_JIT_PIPELINE", "O3", "the jit runs LLVM's O3 pipeline instead of its own"},
       {"STRATA_JIT_DUMP", "DIR",
        "the jit writes the LLVM IR of every kernel it compiles into DIR (made if missing)"},

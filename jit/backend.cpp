@@ -3,10 +3,13 @@
 //   jit/llvm_pipeline.h  the pass pipeline and object emission
 //   jit/parts_compile.h  a kernel's parts compiled at the same time
 //   jit/lljit_host.h     the LLJIT: loading objects, giving code back
+//   jit/tiered_code.h    a kernel's quick tier, then its optimised one
+//   jit/optimise_queue.h the optimised compiles, on a thread of their own
 //   cache/tiered.h       memory, then disk, then build
 #include "jit/backend.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <mutex>
 #include <optional>
 #include <span>
@@ -25,8 +28,10 @@
 #include "jit/lljit_host.h"
 #include "jit/llvm_module.h"
 #include "jit/llvm_pipeline.h"
+#include "jit/optimise_queue.h"
 #include "jit/parts_compile.h"
 #include "jit/target_cpu.h"
+#include "jit/tiered_code.h"
 
 namespace strata::jit {
 namespace {
@@ -42,27 +47,35 @@ llvm::orc::JITTargetMachineBuilder host_machine() {
   return jtmb;
 }
 
+using Code = std::shared_ptr<TieredCode>;
+
 struct Backend {
-  std::mutex mutex; // guards everything below
+  std::mutex mutex; // guards everything below but `queue` and `background`
   llvm::orc::JITTargetMachineBuilder jtmb;
   Pipeline pipeline;
+  TierMode tiers = parse_tier_mode(std::getenv("STRATA_JIT_TIERS"));
   std::string target; // target_description()
   LljitHost host;
   PartsCompiler parts;
   // Loaded kernels by key: the most recently used (held), and every one an
   // executable may still hold (found again after the cache dropped it).
-  cache::MemoryLru<std::shared_ptr<const ResidentCode>> recent{
-      cache::memory_limits_from_environment()};
-  std::unordered_map<std::string, std::weak_ptr<const ResidentCode>> live;
+  cache::MemoryLru<Code> recent{cache::memory_limits_from_environment()};
+  std::unordered_map<std::string, std::weak_ptr<TieredCode>> live;
   size_t live_after_sweep = 0;
   cache::DiskCache disk;
-  uint64_t compiled = 0, disk_loads = 0, memory_hits = 0, ir_built = 0;
+  uint64_t compiled = 0, disk_loads = 0, memory_hits = 0, ir_built = 0, quick_compiled = 0,
+           upgraded = 0;
+  // The optimised tiers' compiles: their own target machines (used by the
+  // queue's thread only), run one kernel at a time in the order queued.
+  PartsCompiler background;
+  OptimiseQueue queue;
 
   explicit Backend(llvm::orc::JITTargetMachineBuilder b)
       : jtmb(std::move(b)), pipeline(Pipeline::from_environment()),
         target(std::string("llvm ") + LLVM_VERSION_STRING + "; cpu " + jtmb.getCPU() +
                "; features " + jtmb.getFeatures().getString() + "; " + pipeline.description),
-        host(jtmb), parts(jtmb), disk("jit", cache::disk_options_from_environment()) {
+        host(jtmb), parts(jtmb), disk("jit", cache::disk_options_from_environment()),
+        background(jtmb) {
     if (pipeline.veclib == Veclib::Libmvec) host.load_libmvec(); // fails the first use
   }
 
@@ -70,18 +83,22 @@ struct Backend {
     static Backend* b = [] {
       llvm::InitializeNativeTarget();
       llvm::InitializeNativeTargetAsmPrinter();
-      return new Backend(host_machine());
+      auto* made = new Backend(host_machine());
+      // At exit the compile in flight finishes and the queued ones are
+      // abandoned (their quick tiers stay), before LLVM's statics go.
+      std::atexit([] { Backend::get().queue.stop(); });
+      return made;
     }();
     return *b;
   }
 
   // The loaded code of `key` if this process holds it (the memory cache, or
   // an executable still running it).
-  std::shared_ptr<const ResidentCode> find(const std::string& key) {
+  Code find(const std::string& key) {
     if (auto* r = recent.find(key)) return *r;
     auto it = live.find(key);
     if (it == live.end()) return nullptr;
-    if (std::shared_ptr<const ResidentCode> r = it->second.lock()) return r;
+    if (Code r = it->second.lock()) return r;
     live.erase(it);
     return nullptr;
   }
@@ -90,8 +107,8 @@ struct Backend {
   // drops (and so may unload) its least recently used kernels past its
   // bounds; forgotten keys and the symbol names of removed code are swept
   // now and then, so that neither grows with the number of programs.
-  void keep(const std::string& key, const std::shared_ptr<const ResidentCode>& r) {
-    recent.insert(key, r, r->bytes);
+  void keep(const std::string& key, const Code& r) {
+    recent.insert(key, r, r->bytes());
     live[key] = r;
     if (live.size() < 2 * live_after_sweep + 256) return;
     std::erase_if(live, [](const auto& entry) { return entry.second.expired(); });
@@ -127,18 +144,75 @@ struct Backend {
     return false;
   }
 
-  // The optimised objects of a built kernel; the times go to `out`.
-  std::vector<std::vector<char>> compile(ModuleHandle& h, Veclib veclib, LoadedKernel& out) {
+  // The objects of a built kernel, optimised or (`quick`) its quick tier;
+  // the times go to `out`.
+  std::vector<std::vector<char>> compile(ModuleHandle& h, Veclib veclib, LoadedKernel& out,
+                                         bool quick) {
     PartsTimes times;
-    std::vector<std::vector<char>> objects = parts.compile(h, pipeline, veclib, times);
+    std::vector<std::vector<char>> objects = parts.compile(h, pipeline, veclib, times, quick);
     out.optimise_ms += times.optimise_ms;
     out.emit_ms += times.emit_ms;
     out.llvm_ms += times.wall_ms;
     return objects;
   }
+
+  // Queues the optimised compile of `code` (built from the same kernel as
+  // the quick tier `quick`); its code replaces the quick tier's once loaded
+  // and is stored on disk under `key`.
+  void queue_optimised(const std::string& key, KernelCode code, std::string meta, Code quick) {
+    auto job = std::make_shared<OptimisedJob>(
+        OptimisedJob{key, std::move(code), std::move(meta), std::move(quick)});
+    queue.push({[this, job] { optimise(*job); },
+                [job] { job->quick->keep_quick("the process exited first"); }});
+  }
+
+private:
+  struct OptimisedJob {
+    std::string key;
+    KernelCode code; // prefix, entries and module only
+    std::string meta;
+    Code quick;
+  };
+
+  // On the queue's thread: never throws (a failure keeps the quick tier and
+  // says why).
+  void optimise(OptimisedJob& job) {
+    try {
+      PartsTimes times;
+      std::vector<std::vector<char>> compiled =
+          background.compile(*job.code.module, pipeline, Veclib::None, times);
+      job.code.module.reset();
+      std::vector<std::span<const char>> objects(compiled.begin(), compiled.end());
+      std::lock_guard lock(mutex);
+      std::string failure;
+      std::shared_ptr<const ResidentCode> r = host.add(objects, job.code, job.meta, failure);
+      if (!r) {
+        job.quick->keep_quick("jit: loading the optimised tier: " + failure);
+        return;
+      }
+      disk.store(cache::Key{job.key}, pack_entry(job.meta, objects));
+      job.quick->upgrade(std::move(r));
+      ++upgraded;
+      if (recent.find(job.key)) recent.insert(job.key, job.quick, job.quick->bytes());
+    } catch (const std::exception& e) {
+      job.quick->keep_quick(std::string("jit: compiling the optimised tier: ") + e.what());
+    }
+  }
 };
 
 } // namespace
+
+TierMode parse_tier_mode(const char* value) {
+  if (!value || !*value || std::string_view(value) == "tiered") return TierMode::Tiered;
+  if (std::string_view(value) == "optimised") return TierMode::Optimised;
+  if (std::string_view(value) == "quick") return TierMode::Quick;
+  throw Error(ErrorKind::Usage, std::string("STRATA_JIT_TIERS=") + value +
+                                    ": unknown tier mode (accepted: tiered, optimised, quick)");
+}
+
+TierMode active_tier_mode() {
+  return Backend::get().tiers;
+}
 
 std::string symbol_prefix(const std::string& key) {
   return "strata_k" + key;
@@ -169,13 +243,12 @@ LoadedKernel load_kernel(const std::string& key, const KernelSource& source) {
   std::lock_guard lock(be.mutex);
   LoadedKernel out;
   if (source.veclib == Veclib::Libmvec) be.host.load_libmvec(); // its objects call _ZGV...
-  using Resident = std::shared_ptr<const ResidentCode>;
-  cache::Tiers<Resident> tiers;
-  tiers.memory = [&]() -> std::optional<Resident> {
-    Resident r = be.find(key);
+  cache::Tiers<Code> tiers;
+  tiers.memory = [&]() -> std::optional<Code> {
+    Code r = be.find(key);
     if (!r) return std::nullopt;
     // Written by this process, so not corrupt; still, never trust it blindly.
-    if (!be.describe_hit(key, r->meta, source, out)) {
+    if (!be.describe_hit(key, r->meta(), source, out)) {
       out.code = be.build(source, out);
       out.code.module.reset();
       out.cache = " (IR built for the site table)";
@@ -184,39 +257,59 @@ LoadedKernel load_kernel(const std::string& key, const KernelSource& source) {
     be.keep(key, r);
     return r;
   };
-  tiers.from_disk = [&](std::vector<char> payload, std::string& why) -> std::optional<Resident> {
+  tiers.from_disk = [&](std::vector<char> payload, std::string& why) -> std::optional<Code> {
     std::string_view meta;
     std::vector<std::span<const char>> objects;
     why = "corrupt entry (metadata)";
     if (unpack_entry(payload, meta, objects) && be.describe_hit(key, meta, source, out)) {
       std::string failure;
-      if (Resident r = be.host.add(objects, out.code, std::string(meta), failure)) {
+      if (auto r = be.host.add(objects, out.code, std::string(meta), failure)) {
         ++be.disk_loads;
-        return r;
+        return TieredCode::final_code(std::move(r));
       }
       why = "corrupt entry (objects: " + failure + ")";
     }
     out = LoadedKernel{}; // never run: built below, and the entry replaced
     return std::nullopt;
   };
-  tiers.build = [&] {
+  tiers.build = [&]() -> std::pair<Code, std::optional<std::vector<char>>> {
+    TierMode mode = source.veclib == Veclib::None ? be.tiers : TierMode::Optimised;
+    bool quick = mode != TierMode::Optimised;
     KernelCode code = be.build(source, out);
-    std::vector<std::vector<char>> compiled = be.compile(*code.module, source.veclib, out);
+    // The optimised tier's own module (a module is consumed by its compile
+    // and lives in one thread's context): built now, while the graph is held.
+    KernelCode later;
+    if (mode == TierMode::Tiered) later = be.build(source, out);
+    std::vector<std::vector<char>> compiled = be.compile(*code.module, source.veclib, out, quick);
     code.module.reset();
     std::vector<std::span<const char>> objects(compiled.begin(), compiled.end());
     std::string meta = encode_kernel_meta(source.graph, source.kernel, code);
     std::string failure;
-    Resident r = be.host.add(objects, code, meta, failure);
+    std::shared_ptr<const ResidentCode> r = be.host.add(objects, code, meta, failure);
     if (!r) throw Error(ErrorKind::Resource, "jit: " + failure);
-    out.code = std::move(code);
     ++be.compiled;
-    return std::pair(r, pack_entry(meta, objects));
+    if (!quick) {
+      out.code = std::move(code);
+      return {TieredCode::final_code(std::move(r)), pack_entry(meta, objects)};
+    }
+    ++be.quick_compiled;
+    out.cache = " (quick tier first)";
+    Code t = TieredCode::quick(std::move(r));
+    if (mode == TierMode::Quick) {
+      t->keep_quick("STRATA_JIT_TIERS=quick");
+    } else {
+      later.sites.clear(); // the job needs the prefix, the entry count and the module
+      later.closed.clear();
+      later.generate.clear();
+      be.queue_optimised(key, std::move(later), meta, t);
+    }
+    out.code = std::move(code);
+    return {t, std::nullopt}; // stored on disk by the optimised compile, if any
   };
-  tiers.remember = [&](const Resident& r) { be.keep(key, r); };
+  tiers.remember = [&](const Code& r) { be.keep(key, r); };
   std::string outcome;
-  Resident r = cache::lookup(cache::Key{key}, be.disk, tiers, outcome);
-  out.entries = r->entries;
-  out.resident = r;
+  Code r = cache::lookup(cache::Key{key}, be.disk, tiers, outcome);
+  out.tiers = r;
   out.cache = outcome + out.cache;
   return out;
 }
@@ -239,12 +332,12 @@ std::string optimised_ir(KernelCode& code, Veclib veclib) {
   return os.str();
 }
 
-ColdCompile compile_uncached(KernelCode& code) {
+ColdCompile compile_uncached(KernelCode& code, bool quick) {
   Backend& be = Backend::get();
   std::lock_guard lock(be.mutex);
   PartsTimes times;
   ColdCompile out;
-  out.objects = be.parts.compile(*code.module, be.pipeline, be.pipeline.veclib, times);
+  out.objects = be.parts.compile(*code.module, be.pipeline, be.pipeline.veclib, times, quick);
   out.optimise_ms = times.optimise_ms;
   out.emit_ms = times.emit_ms;
   out.wall_ms = times.wall_ms;
@@ -258,9 +351,17 @@ BackendCounters backend_counters() {
   Backend& be = Backend::get();
   std::lock_guard lock(be.mutex);
   uint64_t released = be.host.released();
-  return BackendCounters{be.compiled,         be.disk_loads,     be.memory_hits,
-                         be.ir_built,         released,          be.host.loads() - released,
-                         be.recent.entries(), be.recent.bytes(), be.recent.limits().max_entries};
+  return BackendCounters{be.compiled,
+                         be.disk_loads,
+                         be.memory_hits,
+                         be.ir_built,
+                         be.quick_compiled,
+                         be.upgraded,
+                         released,
+                         be.host.loads() - released,
+                         be.recent.entries(),
+                         be.recent.bytes(),
+                         be.recent.limits().max_entries};
 }
 
 } // namespace strata::jit

@@ -42,14 +42,29 @@ struct KernelSource {
 // (cache/memory_lru.h, STRATA_MEMORY_CACHE_ENTRIES/_MB), which keeps the most
 // recently used kernels for later compiles.
 struct ResidentCode;
+class TieredCode; // jit/tiered_code.h: the entries, quick tier first
+
+// How a miss is compiled (STRATA_JIT_TIERS, read once; docs/jit.md "Tiers"):
+// Tiered, the default, loads the quick tier (no pass pipeline,
+// CodeGenOptLevel::None) and queues the optimised compile, whose code runs
+// once loaded and is what the disk cache stores; Optimised compiles the
+// optimised code before the kernel runs; Quick loads only the quick tier
+// (tests run both tiers against the oracle this way) and stores nothing on
+// disk. Compiles with a vector math library (Veclib::Libmvec) are always
+// Optimised: their quick tier would call the scalar functions, whose bits differ.
+enum class TierMode { Tiered, Optimised, Quick };
+// unset or empty is Tiered; "tiered", "optimised", "quick"; anything else is
+// a usage Error naming the accepted values.
+TierMode parse_tier_mode(const char* value);
+TierMode active_tier_mode();
 
 struct LoadedKernel {
-  std::vector<EntryFn> entries; // by entry index; valid while `resident` is held
-  std::shared_ptr<const ResidentCode> resident;
-  KernelCode code; // without module
+  std::shared_ptr<const TieredCode> tiers; // the entries, by entry index
+  KernelCode code;                         // without module
   // "hit (memory)", "hit (disk)", "miss: <why>"; a hit whose stored site
   // table cannot be tied to this kernel's expressions (jit/kernel_meta.h
-  // Unbound) says "... (IR built for the site table)".
+  // Unbound) says "... (IR built for the site table)"; a miss that runs its
+  // quick tier first ends in " (quick tier first)".
   std::string cache;
   double codegen_ms = 0; // building IR (none on a hit), wall
   // A miss only: the pass pipeline and instruction selection to object files,
@@ -100,7 +115,8 @@ struct ColdCompile {
     return n;
   }
 };
-ColdCompile compile_uncached(KernelCode& code);
+// With `quick`, the quick tier's compile (jit/tiered_code.h).
+ColdCompile compile_uncached(KernelCode& code, bool quick = false);
 
 // The symbol prefix of a key's functions.
 std::string symbol_prefix(const std::string& key);
@@ -120,6 +136,8 @@ struct BackendCounters {
   uint64_t disk_loads = 0;
   uint64_t memory_hits = 0;
   uint64_t ir_built = 0;
+  uint64_t quick_compiled = 0; // misses loaded as a quick tier (of `compiled`)
+  uint64_t upgraded = 0;       // quick tiers whose optimised code was loaded later
   uint64_t released = 0;
   uint64_t resident = 0;
   uint64_t cached = 0;            // entries of the memory cache

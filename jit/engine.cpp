@@ -6,6 +6,7 @@
 #include <chrono>
 #include <mutex>
 
+#include "core/error.h"
 #include "core/overload.h"
 #include "fusion/fuse.h"
 #include "fusion/graph_run.h"
@@ -46,8 +47,7 @@ public:
                             veclib_});
       CompiledKernel& c = kernels_[k.id];
       c.code = std::move(loaded.code);
-      c.fns = std::move(loaded.entries);
-      c.resident = std::move(loaded.resident);
+      c.tiers = std::move(loaded.tiers);
       if (const auto* gen = std::get_if<kn::Generate>(&k.body)) c.view = leaf_view(graph_, *gen);
       double total = ms_since(t0);
       codegen_ms += loaded.codegen_ms;
@@ -62,6 +62,25 @@ public:
                       {"optimise", optimise_ms},
                       {"emit", emit_ms},
                       {"compile", compile_ms}};
+  }
+
+  // Waits for the optimised compiles of its kernels still queued, so that
+  // they reach the disk cache and no compile outlives the program's use.
+  ~JitExecutable() override {
+    for (const auto& [id, c] : kernels_)
+      c.tiers->wait();
+  }
+
+  bool settle() override {
+    bool tiered = false;
+    for (const auto& [id, c] : kernels_) {
+      std::string why = c.tiers->wait();
+      tiered = tiered || c.tiers->quick_first();
+      if (!why.empty() && active_tier_mode() != TierMode::Quick)
+        throw Error(ErrorKind::Resource,
+                    "jit: kernel " + std::to_string(id) + " keeps its quick tier: " + why);
+    }
+    return tiered && active_tier_mode() != TierMode::Quick;
   }
 
   std::vector<Array> run(const std::vector<Array>& inputs) override {

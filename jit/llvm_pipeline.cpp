@@ -205,14 +205,18 @@ Pipeline Pipeline::from_environment() {
   return p;
 }
 
-void Pipeline::optimise(llvm::Module& m, llvm::TargetMachine& tm, Veclib veclib, Vectorisers v,
-                        const std::string& dump_name) const {
+void prepare_for(llvm::Module& m, llvm::TargetMachine& tm) {
   m.setDataLayout(tm.createDataLayout());
   m.setTargetTriple(tm.getTargetTriple().str());
   std::string broken;
   llvm::raw_string_ostream os(broken);
   if (llvm::verifyModule(m, &os))
     throw Error(ErrorKind::Resource, "jit: generated code does not verify: " + os.str());
+}
+
+void Pipeline::optimise(llvm::Module& m, llvm::TargetMachine& tm, Veclib veclib, Vectorisers v,
+                        const std::string& dump_name) const {
+  prepare_for(m, tm);
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;

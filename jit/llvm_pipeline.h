@@ -33,6 +33,11 @@ template <class T> T llvm_check(llvm::Expected<T> v, const char* what) {
   return std::move(*v);
 }
 
+// Sets `m`'s data layout and triple to `tm`'s and verifies it (a broken
+// module is Error(ErrorKind::Resource)): what every module goes through before
+// the pipeline, or instead of it (the quick tier, jit/tiered_code.h).
+void prepare_for(llvm::Module& m, llvm::TargetMachine& tm);
+
 struct Pipeline {
   // STRATA_JIT_VECLIB: the vector math library of every compile in the
   // process (as if each asked for MathMode::Fast), or None, where each
@@ -48,12 +53,10 @@ struct Pipeline {
   // program set them already (call once, before the first compile).
   static Pipeline from_environment();
 
-  // Verifies `m` (a broken module is Error(ErrorKind::Resource)) and runs the
-  // pipeline on it for `tm` with the vectorisers `v`, letting the loop
-  // vectoriser call `veclib`'s functions. STRATA_JIT_DUMP=DIR (made if
-  // missing) gets the module before (DIR/<dump_name>.in.ll) and after
-  // (DIR/<dump_name>.ll) it; `dump_name` is the ModulePart's (the module's
-  // name when empty).
+  // prepare_for(m, tm), then runs the pipeline on it for `tm` with the vectorisers `v`, letting the
+  // loop vectoriser call `veclib`'s functions. STRATA_JIT_DUMP=DIR (made if missing) gets the
+  // module before (DIR/<dump_name>.in.ll) and after (DIR/<dump_name>.ll) it; `dump_name` is the
+  // ModulePart's (the module's name when empty).
   void optimise(llvm::Module& m, llvm::TargetMachine& tm, Veclib veclib, Vectorisers v = {},
                 const std::string& dump_name = "") const;
   // optimise() for a part: its module, vectorisers and dump name.

@@ -34,7 +34,8 @@ llvm::TargetMachine& PartsCompiler::machine(size_t part) {
 }
 
 std::vector<std::vector<char>> PartsCompiler::compile(ModuleHandle& h, const Pipeline& pipeline,
-                                                      Veclib veclib, PartsTimes& times) {
+                                                      Veclib veclib, PartsTimes& times,
+                                                      bool quick) {
   auto start = std::chrono::steady_clock::now();
   size_t n = h.parts.size();
   std::vector<std::vector<char>> objects(n);
@@ -45,13 +46,16 @@ std::vector<std::vector<char>> PartsCompiler::compile(ModuleHandle& h, const Pip
   std::vector<llvm::TargetMachine*> machines(n);
   std::vector<ObjectEmitter*> emitters(n);
   for (size_t i = 0; i < n; ++i) {
-    once[i] = runs_once(*h.parts[i].module);
+    once[i] = quick || runs_once(*h.parts[i].module);
     machines[i] = &machine(i);
     emitters[i] = &emitter(i, once[i]);
   }
   auto part = [&](size_t i) {
     double t0 = thread_cpu_ms();
-    pipeline.optimise(h.parts[i], *machines[i], veclib);
+    if (quick)
+      prepare_for(*h.parts[i].module, *machines[i]);
+    else
+      pipeline.optimise(h.parts[i], *machines[i], veclib);
     double t1 = thread_cpu_ms();
     objects[i] = emitters[i]->emit(*h.parts[i].module);
     optimise_ms[i] = t1 - t0;
@@ -87,7 +91,7 @@ std::vector<std::vector<char>> PartsCompiler::compile(ModuleHandle& h, const Pip
   }
   if (failed) std::rethrow_exception(failed);
   for (size_t i = 0; i < n; ++i) {
-    times.run_once_parts += once[i] ? 1 : 0;
+    times.run_once_parts += once[i] && !quick ? 1 : 0;
     times.optimise_ms += optimise_ms[i];
     times.emit_ms += emit_ms[i];
   }

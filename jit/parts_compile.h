@@ -35,9 +35,11 @@ public:
   llvm::TargetMachine& machine(size_t part);
 
   // The object code of every part of `h`, optimised by `pipeline` for the
-  // vector math library `veclib`; the times are added to `times`.
+  // vector math library `veclib`; the times are added to `times`. With
+  // `quick` (the quick tier, jit/tiered_code.h) no part goes through the
+  // pipeline and every part is emitted at CodeGenOptLevel::None.
   std::vector<std::vector<char>> compile(ModuleHandle& h, const Pipeline& pipeline, Veclib veclib,
-                                         PartsTimes& times);
+                                         PartsTimes& times, bool quick = false);
 
 private:
   // Part `part`'s emitter: at the builder's level, or at CodeGenOptLevel::None

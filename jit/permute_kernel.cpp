@@ -167,7 +167,6 @@ bool run_permute_in_bins(Runtime& rt, const CompiledKernel& c, const Kernel& k,
   Shape ssh = rt.prepare(c, p.source);
   int rs = int(ssh.size());
   parallel::PermuteBins bins(*native, shape_size(ssh), rt.get_mutable(k.outputs[0]));
-  EntryFn fn = c.fn(c.code.chunk);
   JitError first;
   bool failed = parallel_ranges(
       shape_size(ssh), bins.chunk_length(),
@@ -176,7 +175,7 @@ bool run_permute_in_bins(Runtime& rt, const CompiledKernel& c, const Kernel& k,
         std::copy(ssh.begin(), ssh.end(), aux.begin());
         aux[size_t(slots::PermuteBins::bins(rs))] =
             Slot(reinterpret_cast<intptr_t>(bins.bins(begin)));
-        return fn(rt.table(), &err, begin, end, aux.data()) != 0;
+        return c.fn(c.code.chunk)(rt.table(), &err, begin, end, aux.data()) != 0;
       },
       first);
   if (failed) return false;

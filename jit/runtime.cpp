@@ -99,11 +99,11 @@ Shape Runtime::prepare(const CompiledKernel& k, const Delayed& d) const {
 }
 
 void Runtime::parallel(const CompiledKernel& k, int fn, int64_t n, int64_t grain, Slot* aux) const {
-  EntryFn f = k.fn(fn);
   JitError first;
   bool failed = parallel_ranges(
       n, grain,
-      [&](int64_t b, int64_t e, JitError& err) { return f(table(), &err, b, e, aux) != 0; }, first);
+      [&](int64_t b, int64_t e, JitError& err) { return k.fn(fn)(table(), &err, b, e, aux) != 0; },
+      first);
   if (failed) fail(k, first);
 }
 

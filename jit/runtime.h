@@ -15,19 +15,20 @@
 #include "fusion/leaf_view.h"
 #include "jit/abi.h"
 #include "jit/codegen.h"
+#include "jit/tiered_code.h"
 #include "parallel/ranges.h"
 
 namespace strata::jit {
 
 // One kernel's code, loaded.
-struct ResidentCode; // jit/backend.h
-
 struct CompiledKernel {
   KernelCode code;
-  std::optional<LeafView> view; // a generate that is a leaf view (fusion/leaf_view.h)
-  std::vector<EntryFn> fns;
-  std::shared_ptr<const ResidentCode> resident; // keeps `fns` loaded
-  EntryFn fn(int index) const { return fns[size_t(index)]; }
+  std::optional<LeafView> view;            // a generate that is a leaf view (fusion/leaf_view.h)
+  std::shared_ptr<const TieredCode> tiers; // keeps the entries loaded
+  // Entry `index` of the current tier: read it for every call (a chunk, a
+  // row group), never once per run, so that a long run moves to the
+  // optimised tier when it arrives (jit/tiered_code.h).
+  EntryFn fn(int index) const { return tiers->fn(index); }
 };
 
 // Large result arrays of an executable's runs, kept so that a later run can

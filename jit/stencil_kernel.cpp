@@ -131,12 +131,12 @@ void run_stencil(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn
   // The edge entry goes first for each element: it evaluates a constant
   // boundary before anything else, so that the boundary's error comes before
   // any element's even when the first element is interior (a window of 1).
-  EntryFn interiors = c.fn(c.code.main), edges = c.fn(c.code.edges);
   const JitArray* table = rt.table();
   JitError first;
   bool failed = parallel_ranges(
       in.size(), kGrain,
       [&](int64_t b, int64_t e, JitError& err) {
+        EntryFn interiors = c.fn(c.code.main), edges = c.fn(c.code.edges);
         if (interiors(table, &err, b, e, nullptr) == 0 && edges(table, &err, b, e, nullptr) == 0)
           return false;
         JitError seen = err;

@@ -62,7 +62,8 @@ void record_error(Outcome& o, const Error& e);
 
 // Compiles `program` (checked) for `engine` with `options` and runs it `runs`
 // times; a second run that differs bitwise from the first is reported in
-// `nondeterminism`.
+// `nondeterminism`. With 2 runs or more the last runs on the final code
+// (Executable::settle): the jit's first run may have run its quick tier.
 Outcome run_engine(const Engine& engine, const Program& program, const std::vector<Array>& inputs,
                    const CompileOptions& options, int runs = 1,
                    std::string* nondeterminism = nullptr);
