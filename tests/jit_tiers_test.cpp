@@ -16,6 +16,7 @@
 #include "core/error.h"
 #include "jit/backend.h"
 #include "jit/engine.h"
+#include "oracle/differential.h"
 #include "tests/cli_util.h"
 #include "tests/test_util.h"
 
@@ -133,6 +134,31 @@ TEST(JitTiers, TheOptimisedTierReachesTheDiskCacheBeforeTheProcessExits) {
   CliResult second = run_cli_env(env, "compile " + file + " --engine jit");
   ASSERT_EQ(second.exit_code, 0) << second.err;
   EXPECT_NE(second.out.find("hit (disk)"), std::string::npos) << second.out;
+}
+
+// The harness checks both tiers: differential_check's second run is on the
+// optimised code, `strata check` runs and checks it once more.
+TEST(JitTiers, TheHarnessChecksBothTiers) {
+  if (!tiered()) GTEST_SKIP() << kNeedsTiers;
+  Program p = parse_and_check("(program ((xs (array f32 1))) (fold + 0f32 (map (lambda ((x f32)) "
+                              "(* x " +
+                              fresh_constant() + "f32)) xs)))");
+  std::vector<Array> in{array_of<float>(ramp(3000))};
+  jit::BackendCounters c0 = jit::backend_counters();
+  DiffReport r = differential_check(p, in, jit_engine(), CompileOptions{});
+  EXPECT_TRUE(r.agree) << r.disagreement;
+  EXPECT_EQ(jit::backend_counters().quick_compiled, c0.quick_compiled + 1);
+  EXPECT_EQ(jit::backend_counters().upgraded, c0.upgraded + 1); // before the second run
+  TempDir dir;
+  std::string file =
+      dir.write("p.strata", "(program () (map (lambda ((x f32)) (* x " + fresh_constant() +
+                                "f32)) (use (array f32 (3) 1f32 2f32 3f32))))");
+  CliResult out =
+      run_cli_env("STRATA_JIT_TIERS=tiered STRATA_CACHE_DIR=" + (dir / "cache").string(),
+                  "check " + file + " --engine jit");
+  EXPECT_EQ(out.exit_code, 0) << out.out << out.err;
+  EXPECT_NE(out.out.find("ok    " + file + "  jit (optimised tier) vs interp"), std::string::npos)
+      << out.out;
 }
 
 // A quick tier would call the scalar library functions where the optimised
