@@ -30,11 +30,6 @@ void OptimiseQueue::stop() {
   if (thread_.joinable()) thread_.join();
 }
 
-size_t OptimiseQueue::pending() const {
-  std::lock_guard lock(mutex_);
-  return jobs_.size() + running_;
-}
-
 void OptimiseQueue::work() {
   std::unique_lock lock(mutex_);
   for (;;) {
@@ -42,11 +37,9 @@ void OptimiseQueue::work() {
     if (jobs_.empty()) return; // stopping, nothing left
     Job job = std::move(jobs_.front());
     jobs_.pop_front();
-    ++running_;
     lock.unlock();
     job.run(); // reports its own failures: it must not throw
     lock.lock();
-    --running_;
   }
 }
 

@@ -35,16 +35,12 @@ public:
   // atexit, so that no job is inside LLVM while its statics are destroyed).
   void stop();
 
-  // Jobs pushed and not yet finished or abandoned.
-  size_t pending() const;
-
 private:
   void work();
 
-  mutable std::mutex mutex_;
+  std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<Job> jobs_;
-  size_t running_ = 0;
   bool stopping_ = false;
   std::thread thread_;
 };

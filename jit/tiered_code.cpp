@@ -42,16 +42,6 @@ std::string TieredCode::wait() const {
   return optimised_ ? std::string() : quick_reason_;
 }
 
-bool TieredCode::is_final() const {
-  std::lock_guard lock(mutex_);
-  return final_;
-}
-
-bool TieredCode::is_optimised() const {
-  std::lock_guard lock(mutex_);
-  return optimised_ != nullptr;
-}
-
 const std::string& TieredCode::meta() const {
   return first_->meta; // the same in both tiers: they come from the same IR
 }

@@ -50,8 +50,6 @@ public:
   // Waits until the code is final; "" when it is the optimised tier, else
   // keep_quick's reason.
   std::string wait() const;
-  bool is_final() const;
-  bool is_optimised() const;
   // Whether it was made as a quick tier (its runs may have called either tier).
   bool quick_first() const { return quick_first_; }
 
