@@ -2,11 +2,14 @@
 // eviction by modification time (see kernel_cache.h).
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <sys/stat.h>
 #include <system_error>
 #include <unistd.h>
 
@@ -49,6 +52,27 @@ std::string temp_name(const Key& key) {
   return s.str();
 }
 
+// The whole file at `path` in one read (an entry is small: a few KB); false
+// when it cannot be opened or read.
+bool read_whole_file(const fs::path& path, std::vector<char>& bytes) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat st {};
+  bool ok = ::fstat(fd, &st) == 0;
+  if (ok) {
+    bytes.resize(size_t(st.st_size));
+    size_t done = 0;
+    while (ok && done < bytes.size()) {
+      ssize_t n = ::read(fd, bytes.data() + done, bytes.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      ok = n > 0;
+      if (ok) done += size_t(n);
+    }
+  }
+  ::close(fd);
+  return ok;
+}
+
 } // namespace
 
 DiskOptions disk_options_from_environment() {
@@ -80,12 +104,11 @@ std::optional<std::vector<char>> DiskCache::load(const Key& key, std::string& wh
     return std::nullopt;
   }
   fs::path path = entry_path(key);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  std::vector<char> bytes;
+  if (!read_whole_file(path, bytes)) {
     why_missed = "not on disk";
     return std::nullopt;
   }
-  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   auto reject = [&](const char* why) -> std::optional<std::vector<char>> {
     why_missed = why;
     std::error_code ec;
@@ -111,7 +134,8 @@ std::optional<std::vector<char>> DiskCache::load(const Key& key, std::string& wh
   // A hit makes the entry the most recently used.
   std::error_code ec;
   fs::last_write_time(path, fs::file_time_type::clock::now(), ec);
-  return std::vector<char>(payload.begin(), payload.end());
+  bytes.erase(bytes.begin(), bytes.begin() + kHeaderSize);
+  return bytes;
 }
 
 void DiskCache::store(const Key& key, std::span<const char> payload) const {

@@ -25,6 +25,7 @@
 #include "cache/tiered.h"
 #include "core/error.h"
 #include "jit/kernel_meta.h"
+#include "jit/key.h"
 #include "jit/lljit_host.h"
 #include "jit/llvm_module.h"
 #include "jit/llvm_pipeline.h"
@@ -49,6 +50,11 @@ llvm::orc::JITTargetMachineBuilder host_machine() {
 
 using Code = std::shared_ptr<TieredCode>;
 
+// target_description(veclib) of a backend whose own part is `base`.
+std::string with_veclib(const std::string& base, Veclib veclib) {
+  return base + "; veclib " + (veclib == Veclib::Libmvec ? "libmvec" : "none");
+}
+
 struct Backend {
   std::mutex mutex; // guards everything below but `queue` and `background`
   llvm::orc::JITTargetMachineBuilder jtmb;
@@ -65,6 +71,7 @@ struct Backend {
   cache::DiskCache disk;
   uint64_t compiled = 0, disk_loads = 0, memory_hits = 0, ir_built = 0, quick_compiled = 0,
            upgraded = 0;
+  bool warmed_up = false;
   // The optimised tiers' compiles: their own target machines (used by the
   // queue's thread only), run one kernel at a time in the order queued.
   PartsCompiler background;
@@ -77,6 +84,11 @@ struct Backend {
         host(jtmb), parts(jtmb), disk("jit", cache::disk_options_from_environment()),
         background(jtmb) {
     if (pipeline.veclib == Veclib::Libmvec) host.load_libmvec(); // fails the first use
+    // The first uses of the linker and of the key's hash, once per process
+    // (docs/jit.md "Disk hits"): here rather than in the first kernel's
+    // load, and on a thread of its own when a tool prepares the engine.
+    warmed_up = host.warm_up();
+    kernel_key("", false, with_veclib(target, pipeline.veclib));
   }
 
   static Backend& get() {
@@ -227,7 +239,15 @@ Veclib veclib_for(MathMode math) {
 }
 
 std::string target_description(Veclib veclib) {
-  return Backend::get().target + "; veclib " + (veclib == Veclib::Libmvec ? "libmvec" : "none");
+  return with_veclib(Backend::get().target, veclib);
+}
+
+void prepare_backend() {
+  try {
+    Backend::get();
+  } catch (const std::exception&) {
+    // The compile that follows makes it again and reports the error.
+  }
 }
 
 std::string target_description() {
@@ -361,7 +381,8 @@ BackendCounters backend_counters() {
                          be.host.loads() - released,
                          be.recent.entries(),
                          be.recent.bytes(),
-                         be.recent.limits().max_entries};
+                         be.recent.limits().max_entries,
+                         be.warmed_up};
 }
 
 } // namespace strata::jit

@@ -127,6 +127,13 @@ std::string symbol_prefix(const std::string& key);
 std::string target_description(Veclib veclib);
 std::string target_description();
 
+// Makes the process's backend (its LLJIT, target machines' builder, disk
+// cache) and warms it up (LljitHost::warm_up, the key's hash of the target):
+// the jit engine's Engine::prepare runs it on a thread of its own. Never
+// throws: a backend that cannot be made is made again, and its error
+// reported, by the first compile.
+void prepare_backend();
+
 // Counters (tests): kernels compiled by LLVM, loaded from disk, found in
 // memory, and LLVM modules built (KernelSource::build) by load_kernel, in
 // this process; kernels whose code was removed from the LLJIT, and those
@@ -143,6 +150,7 @@ struct BackendCounters {
   uint64_t cached = 0;            // entries of the memory cache
   uint64_t cached_bytes = 0;      // their object bytes
   uint64_t cache_max_entries = 0; // the memory cache's bound (STRATA_MEMORY_CACHE_ENTRIES)
+  bool warmed_up = false;         // the backend's warm-up link worked (LljitHost::warm_up)
 };
 BackendCounters backend_counters();
 

@@ -153,6 +153,7 @@ class JitEngine final : public Engine {
 public:
   std::string name() const override { return "jit"; }
   bool available(std::string&) const override { return true; }
+  std::jthread prepare() const override { return std::jthread(prepare_backend); }
   std::unique_ptr<Executable> compile(const Program& program,
                                       const CompileOptions& options) const override {
     require_no_target(options, name());

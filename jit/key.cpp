@@ -1,5 +1,7 @@
 #include "jit/key.h"
 
+#include <mutex>
+
 #include "cache/kernel_cache.h"
 #include "core/check.h"
 #include "core/overload.h"
@@ -239,12 +241,19 @@ std::string kernel_text(const KernelGraph& g, const Kernel& k, int temp_id,
 
 std::string kernel_key(const std::string& text, bool checked, const std::string& target) {
   // The target description is the same for every kernel of a process and
-  // long (~3 KB: CPU features, the pass pipeline): hashed once per thread,
-  // then its digest goes into each key (a disk hit's key costs the text only).
-  thread_local std::string last_target, target_digest;
-  if (target_digest.empty() || target != last_target) {
-    last_target = target;
-    target_digest = cache::KeyBuilder().add(target).finish().hex;
+  // long (~3 KB: CPU features, the pass pipeline): hashed once per process
+  // (by the backend's warm-up, jit/backend.cpp), then its digest goes into
+  // each key (a disk hit's key costs the text only).
+  static std::mutex mutex;
+  static std::string last_target, last_digest;
+  std::string target_digest;
+  {
+    std::lock_guard lock(mutex);
+    if (last_digest.empty() || target != last_target) {
+      last_target = target;
+      last_digest = cache::KeyBuilder().add(target).finish().hex;
+    }
+    target_digest = last_digest;
   }
   return cache::KeyBuilder()
       .add(kCodegenVersion)

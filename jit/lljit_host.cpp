@@ -6,6 +6,10 @@
 
 #include "jit/llvm_pipeline.h"
 
+// jit/warm_up_kernel.ll compiled by llc (jit/CMakeLists.txt, cmake/embed_bytes.cmake).
+extern const unsigned char strata_jit_warm_up_object[];
+extern const std::size_t strata_jit_warm_up_object_size;
+
 namespace strata::jit {
 namespace {
 
@@ -84,6 +88,20 @@ LljitHost::add(const std::vector<std::span<const char>>& objects, const KernelCo
   }
   r->meta = std::move(meta);
   return r;
+}
+
+bool LljitHost::warm_up() {
+  KernelCode code;
+  code.prefix = "strata_warm_up";
+  code.entries = 1;
+  std::string failure;
+  const auto* bytes = reinterpret_cast<const char*>(strata_jit_warm_up_object);
+  std::vector<std::span<const char>> objects{{bytes, strata_jit_warm_up_object_size}};
+  uint64_t loads = loads_, released = released_.load();
+  bool linked = add(objects, code, "", failure) != nullptr; // and removed again
+  loads_ = loads;                                           // the counts are of kernels
+  released_ = released;
+  return linked;
 }
 
 void LljitHost::clear_dead_symbols() {

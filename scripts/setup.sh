@@ -14,7 +14,7 @@ packages=(
   libtbb-dev
   libopenblas-dev
   openmpi-bin libopenmpi-dev
-  llvm-19-dev libzstd-dev lld-19
+  llvm-19 llvm-19-dev libzstd-dev lld-19
   graphviz
   valgrind
 )

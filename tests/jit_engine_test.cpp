@@ -6,8 +6,13 @@
 // are tests/conformance_test.cpp.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "core/npy.h"
+#include "interpreter/interp_engine.h"
 #include "jit/backend.h"
 #include "jit/engine.h"
+#include "tests/cli_util.h"
 #include "tests/jit_ir.h"
 #include "tests/test_util.h"
 
@@ -41,6 +46,50 @@ TEST(JitEngine, SecondCompileCompilesNothing) {
     EXPECT_TRUE(identical(second->run({xs})[0], interpret(p, {xs})[0])) << n;
   }
   EXPECT_EQ(jit::backend_counters().compiled, before.compiled);
+}
+
+// Engine::prepare makes the backend on a thread of its own and warms its
+// linker up (docs/jit.md "Disk hits"): the built-in object links; a second
+// prepare finds the backend made, and a compile after them works. An engine
+// with nothing to set up starts no thread.
+TEST(JitEngine, PrepareWarmsTheBackendUp) {
+  {
+    std::jthread preparing = jit_engine().prepare();
+    EXPECT_TRUE(preparing.joinable());
+  } // joined
+  EXPECT_TRUE(jit::backend_counters().warmed_up);
+  std::jthread again = jit_engine().prepare();
+  again.join();
+  Program p =
+      parse_and_check("(program ((xs (array i32 1))) (map (lambda ((x i32)) (* x 7i32)) xs))");
+  auto exe = jit_engine().compile(p, CompileOptions{});
+  EXPECT_TRUE(
+      identical(exe->run({array_of<int32_t>({1, -2, 3})})[0], array_of<int32_t>({7, -14, 21})));
+  EXPECT_FALSE(make_interp_engine()->prepare().joinable());
+}
+
+// The tools prepare the jit before parsing (its set-up overlaps): a program
+// that does not parse still fails with its one-line error and exit code 1
+// while, or after, the backend is made, and a good one runs.
+TEST(JitEngine, ToolsThatPrepareStillReportBadPrograms) {
+  TempDir dir;
+  std::string bad = dir.write("bad.strata", "(program ((xs (array f32 1))) (map xs)\n");
+  for (const char* command : {"run", "compile", "check"}) {
+    CliResult r = run_cli(std::string(command) + " " + bad + " --engine jit");
+    EXPECT_EQ(r.exit_code, 1) << command << ": " << r.err;
+    EXPECT_NE(r.err.find("bad.strata:2:1: error: unexpected end of input"), std::string::npos)
+        << command << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << command << ": " << r.err;
+  }
+  std::string good =
+      dir.write("good.strata", "(program ((xs (array i32 1))) (fold (lambda ((a i32) "
+                               "(b i32)) (+ a b)) 0i32 (map (lambda ((x i32)) (* x "
+                               "7i32)) xs)))\n");
+  std::string xs = (dir / "xs.npy").string();
+  write_npy(xs, array_of<int32_t>({1, 2, 3}));
+  CliResult r = run_cli("run " + good + " xs=" + xs + " --engine jit");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "42\n"); // 7 * (1 + 2 + 3)
 }
 
 // Large results come from the executable's pool: a result the caller still

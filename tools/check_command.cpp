@@ -247,6 +247,10 @@ int check_command(const Args& args) {
       engines.push_back(e);
     }
   }
+  // The engines' set-up overlaps with finding, parsing and reading the programs.
+  std::vector<std::jthread> preparing;
+  for (const Engine* e : engines)
+    preparing.push_back(e->prepare());
   std::vector<fs::path> files = program_files(targets);
   if (!assignments.empty() && files.size() != 1)
     throw Error(ErrorKind::Usage, "check: NAME=FILE.npy inputs need exactly one program");

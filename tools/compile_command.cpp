@@ -74,6 +74,8 @@ int compile_command(const Args& args) {
         ErrorKind::Input,
         "engine `" + engine_name + "` is not available: " + why +
             (engine->target_help().empty() ? "" : " (compile for " + engine->target_help() + ")"));
+  // The engine's set-up overlaps with parsing and fusing.
+  std::jthread preparing = engine->prepare();
 
   Views views = Views::from(parsed.vars);
   PhaseTimes times{engine_name, {}};

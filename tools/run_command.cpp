@@ -57,6 +57,8 @@ int run_command(const Args& args) {
   std::string why;
   if (!engine->available(why))
     throw Error(ErrorKind::Input, "engine `" + engine_name + "` is not available: " + why);
+  // The engine's set-up overlaps with parsing and reading the inputs.
+  std::jthread preparing = engine->prepare();
 
   Views views = Views::from(parsed.vars);
   PhaseTimes times{engine_name, {}};
