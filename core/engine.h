@@ -142,7 +142,7 @@ public:
   // tool should give it files rather than arrays read whole.
   virtual bool reads_files_by_rows() const { return false; }
   // Starts the engine's one-time set-up of the process (the jit: its LLJIT
-  // and first link, docs/jit.md "Disk hits") on a thread of its own, so that
+  // and first link, docs/jit.md "Disk hits: the warm-up") on a thread of its own, so that
   // it overlaps with the caller's parsing and reading; compile waits for it
   // and does it itself when no one prepared. The thread is joined when the
   // result is dropped (no thread when there is nothing to set up).

@@ -85,7 +85,7 @@ struct Backend {
         background(jtmb) {
     if (pipeline.veclib == Veclib::Libmvec) host.load_libmvec(); // fails the first use
     // The first uses of the linker and of the key's hash, once per process
-    // (docs/jit.md "Disk hits"): here rather than in the first kernel's
+    // (docs/jit.md "Disk hits: the warm-up"): here rather than in the first kernel's
     // load, and on a thread of its own when a tool prepares the engine.
     warmed_up = host.warm_up();
     kernel_key("", false, with_veclib(target, pipeline.veclib));

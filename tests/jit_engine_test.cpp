@@ -49,7 +49,7 @@ TEST(JitEngine, SecondCompileCompilesNothing) {
 }
 
 // Engine::prepare makes the backend on a thread of its own and warms its
-// linker up (docs/jit.md "Disk hits"): the built-in object links; a second
+// linker up (docs/jit.md "Disk hits: the warm-up"): the built-in object links; a second
 // prepare finds the backend made, and a compile after them works. An engine
 // with nothing to set up starts no thread.
 TEST(JitEngine, PrepareWarmsTheBackendUp) {
