@@ -4,6 +4,7 @@
 // --no-fusion on `strata run` and `strata check`.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 
@@ -107,34 +108,43 @@ TEST(Views, RunDumpDotPhasesAndReport) {
 
 // --dump-phases: the top-level phases add up to the command's wall time
 // (reading inputs and printing results are phases too), and an engine's own
-// compile phases are printed inside `compile`, not added again.
+// compile phases are printed inside `compile`, not added again. Work left
+// untimed would show in every run; a run whose main thread was descheduled
+// between two phases (2 loaded cores, the jit preparing on a thread of its own)
+// shows once, so the best of three runs must cover 95% of its wall time.
 TEST(Views, PhaseTotalsAddUpToTheWallTime) {
   TempDir dir;
-  // Work enough that a scheduling hiccup between phases is well under 5%.
+  // Work enough that the untimed code between phases is well under 5%.
   const std::string n = kUnderSanitizers ? "400000" : "4000000";
   std::string file = dir.write(
       "sum.strata", "(program () (fold (lambda ((a f64) (b f64)) (+ a b)) 0.0 (generate (ix " + n +
                         ") (lambda ((i (ix 1))) (sin (cast f64 (proj 0 i)))))))");
   for (const char* engine : {"interp", "jit"}) {
-    CliResult r = run_cli("run '" + file + "' --engine " + engine + " --dump-phases");
-    if (r.exit_code == 2) continue; // an engine this build lacks
-    ASSERT_EQ(r.exit_code, 0) << r.err;
-    size_t total_at = r.err.find("; total "), wall_at = r.err.find("; wall ");
-    ASSERT_NE(total_at, std::string::npos) << r.err;
-    ASSERT_NE(wall_at, std::string::npos) << r.err;
-    double total = std::stod(r.err.substr(total_at + 8)),
-           wall = std::stod(r.err.substr(wall_at + 7));
-    EXPECT_LE(total, wall) << r.err;
-    EXPECT_GE(total, 0.95 * wall) << r.err;
-    EXPECT_NE(r.err.find("print results "), std::string::npos) << r.err;
-    if (std::string(engine) == "jit") {
-      EXPECT_NE(r.err.find(" [codegen "), std::string::npos) << r.err;
+    double best = 0;
+    std::string runs;
+    for (int attempt = 0; attempt < 3 && best < 0.95; ++attempt) {
+      CliResult r = run_cli("run '" + file + "' --engine " + engine + " --dump-phases");
+      if (r.exit_code == 2) break; // an engine this build lacks
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+      size_t total_at = r.err.find("; total "), wall_at = r.err.find("; wall ");
+      ASSERT_NE(total_at, std::string::npos) << r.err;
+      ASSERT_NE(wall_at, std::string::npos) << r.err;
+      double total = std::stod(r.err.substr(total_at + 8)),
+             wall = std::stod(r.err.substr(wall_at + 7));
+      EXPECT_LE(total, wall) << r.err;
+      EXPECT_NE(r.err.find("print results "), std::string::npos) << r.err;
+      if (std::string(engine) == "jit") {
+        EXPECT_NE(r.err.find(" [codegen "), std::string::npos) << r.err;
+      }
+      best = std::max(best, total / wall);
+      runs += r.err;
+    }
+    if (!runs.empty()) {
+      EXPECT_GE(best, 0.95) << engine << ", three runs:\n" << runs;
     }
   }
 }
 
-// --report: every engine that runs kernels one by one gives each kernel's
-// run time (Executable::kernel_run_ms); the interpreter gives none.
 TEST(Views, ReportHasEachKernelsRunTime) {
   TempDir dir;
   std::string report = (dir / "r.json").string();
