@@ -12,6 +12,7 @@ packages=(
   python3-dev python3-venv python3-matplotlib
   libboost-dev libboost-program-options-dev
   libtbb-dev
+  nettle-dev
   libopenblas-dev
   openmpi-bin libopenmpi-dev
   llvm-19 llvm-19-dev libzstd-dev lld-19
