@@ -74,7 +74,8 @@ void cold_compile(benchmark::State& state, const Fused* f, const Kernel* k, bool
     for (auto _ : state) {
       double t0 = thread_cpu_ms();
       jit::KernelCode code = jit::generate_kernel_code(
-          f->graph, *k, jit::CodegenOptions{true, temp}, jit::symbol_prefix(key));
+          f->graph, *k, jit::CodegenOptions{true, temp, ReductionOrder::blocked(), quick},
+          jit::symbol_prefix(key));
       codegen += thread_cpu_ms() - t0;
       jit::ColdCompile c = jit::compile_uncached(code, quick);
       optimise += c.optimise_ms;

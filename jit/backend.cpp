@@ -128,10 +128,11 @@ struct Backend {
     host.clear_dead_symbols();
   }
 
-  // The IR of `source`, counted; the time it took goes to `out.codegen_ms`.
-  KernelCode build(const KernelSource& source, LoadedKernel& out) {
+  // The IR of `source` (the quick tier's with `quick_tier`), counted; the
+  // time it took goes to `out.codegen_ms`.
+  KernelCode build(const KernelSource& source, LoadedKernel& out, bool quick_tier = false) {
     auto t0 = std::chrono::steady_clock::now();
-    KernelCode code = source.build();
+    KernelCode code = source.build(quick_tier);
     ++ir_built;
     out.codegen_ms +=
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -295,7 +296,7 @@ LoadedKernel load_kernel(const std::string& key, const KernelSource& source) {
   tiers.build = [&]() -> std::pair<Code, std::optional<std::vector<char>>> {
     TierMode mode = source.veclib == Veclib::None ? be.tiers : TierMode::Optimised;
     bool quick = mode != TierMode::Optimised;
-    KernelCode code = be.build(source, out);
+    KernelCode code = be.build(source, out, quick);
     // The optimised tier's own module (a module is consumed by its compile
     // and lives in one thread's context): built now, while the graph is held.
     KernelCode later;
@@ -304,6 +305,12 @@ LoadedKernel load_kernel(const std::string& key, const KernelSource& source) {
     code.module.reset();
     std::vector<std::span<const char>> objects(compiled.begin(), compiled.end());
     std::string meta = encode_kernel_meta(source.graph, source.kernel, code);
+    // The optimised code is run with the quick tier's entries and sites
+    // (TieredCode::upgrade) and stored with its metadata: they must agree.
+    if (mode == TierMode::Tiered && encode_kernel_meta(source.graph, source.kernel, later) != meta)
+      throw Error(ErrorKind::Resource,
+                  "jit: internal: kernel " + std::to_string(source.kernel.id) +
+                      "'s quick and optimised tiers have different entries or sites");
     std::string failure;
     std::shared_ptr<const ResidentCode> r = be.host.add(objects, code, meta, failure);
     if (!r) throw Error(ErrorKind::Resource, "jit: " + failure);

@@ -26,13 +26,14 @@ enum class Veclib { None, Libmvec };
 
 // A kernel to load: kernel `kernel` of `graph` (temporary array `temp_id`),
 // and how to build its LLVM IR (generate_kernel_code with prefix
-// symbol_prefix(key)) when the caches do not have it, to be optimised for
-// `veclib` (which its key names: target_description(veclib)).
+// symbol_prefix(key), CodegenOptions::quick_tier as asked) when the caches do
+// not have it, to be optimised for `veclib` (which its key names:
+// target_description(veclib)).
 struct KernelSource {
   const KernelGraph& graph;
   const Kernel& kernel;
   int temp_id = -1;
-  std::function<KernelCode()> build;
+  std::function<KernelCode(bool quick_tier)> build;
   Veclib veclib = Veclib::None;
 };
 

@@ -46,6 +46,12 @@ struct CodegenOptions {
   // The association order folds and scans run (core/reduction_order.h): the
   // chunk entries' lanes (fold_lanes); the host cuts rows into its chunks.
   ReductionOrder order = ReductionOrder::blocked();
+  // The quick tier's IR (docs/jit.md "Tiers"): a generate in lanes whose
+  // groups can fail a check runs every element through its checked entry
+  // (scalar code, which the fast instruction selector takes; the lane code's
+  // vectors go through SelectionDAG), with the same entries and sites as the
+  // optimised IR, so the optimised code can replace it.
+  bool quick_tier = false;
 };
 
 // Builds the module; `prefix` names its functions (unique per cache key).

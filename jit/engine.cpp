@@ -37,14 +37,16 @@ public:
       std::string key =
           kernel_key(kernel_text(graph_, k, temp, options_.order), options_.checked, target);
       // The IR is built only when neither cache has the kernel.
-      LoadedKernel loaded = load_kernel(
-          key, KernelSource{graph_, k, temp,
-                            [&] {
-                              return generate_kernel_code(
-                                  graph_, k, CodegenOptions{options_.checked, temp, options_.order},
-                                  symbol_prefix(key));
-                            },
-                            veclib_});
+      LoadedKernel loaded =
+          load_kernel(key, KernelSource{graph_, k, temp,
+                                        [&](bool quick_tier) {
+                                          return generate_kernel_code(
+                                              graph_, k,
+                                              CodegenOptions{options_.checked, temp, options_.order,
+                                                             quick_tier},
+                                              symbol_prefix(key));
+                                        },
+                                        veclib_});
       CompiledKernel& c = kernels_[k.id];
       c.code = std::move(loaded.code);
       c.tiers = std::move(loaded.tiers);

@@ -115,7 +115,10 @@ void KernelBuilder::materialise(const Delayed& d, int target) {
   }
   int index;
   FnBuilder f = entry(index);
-  if (lanes.width > 0) {
+  if (lanes.width > 0 && o_.quick_tier && !checked.empty()) {
+    // The quick tier: the checked entry does the elements (CodegenOptions).
+    f.delegate_if(f.b.getTrue(), checked);
+  } else if (lanes.width > 0) {
     f.checked_entry = checked;
     Val sh = f.shape(target, d.type.rank());
     f.for_rows(sh, f.begin, f.end, [&](const Val& outer, Value* j0, Value* j1, Value* p0) {
