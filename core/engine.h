@@ -149,6 +149,15 @@ public:
   virtual std::jthread prepare() const { return {}; }
 };
 
+// prepare() of each engine: the set-ups run at the same time, each joined
+// when the result is dropped.
+inline std::vector<std::jthread> prepare_engines(const std::vector<const Engine*>& engines) {
+  std::vector<std::jthread> preparing;
+  for (const Engine* e : engines)
+    preparing.push_back(e->prepare());
+  return preparing;
+}
+
 // For the engines that compile for this machine only: a CompileOptions::target
 // is a usage error, never silently ignored.
 void require_no_target(const CompileOptions& options, const std::string& engine);

@@ -153,6 +153,8 @@ public:
   explicit MpiEngine(const Engine& local) : local_(local) {}
   std::string name() const override { return "mpi"; }
   bool available(std::string& why) const override { return local_.available(why); }
+  // The ranks compile with the local engine: its one-time set-up is theirs.
+  std::jthread prepare() const override { return local_.prepare(); }
   bool reads_files_by_rows() const override { return true; }
   std::unique_ptr<Executable> compile(const Program& program,
                                       const CompileOptions& options) const override {
@@ -259,6 +261,8 @@ public:
       : local_(local), ranks_(ranks), options_(o) {}
   std::string name() const override { return "mpi:" + std::to_string(ranks_); }
   bool available(std::string& why) const override { return local_.available(why); }
+  // The ranks compile with the local engine: its one-time set-up is theirs.
+  std::jthread prepare() const override { return local_.prepare(); }
   bool reads_files_by_rows() const override { return true; }
   std::unique_ptr<Executable> compile(const Program& program,
                                       const CompileOptions& options) const override {

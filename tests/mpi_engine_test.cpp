@@ -6,6 +6,7 @@
 // processes (mpirun) is tested by the MpiRun* tests of tests/CMakeLists.txt.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -62,6 +63,28 @@ Ran check_on(int ranks, const std::string& text, const std::vector<Array>& input
     // a program that raises: the differential check compared the errors
   }
   return Ran{mpi_traffic(*exe)};
+}
+
+// The ranks compile with the local engine, so preparing an mpi engine
+// prepares that one (core/engine.h, Engine::prepare).
+TEST(MpiEngine, PreparingPreparesTheLocalEngine) {
+  struct Local final : Engine {
+    mutable std::atomic<int> prepared{0};
+    std::string name() const override { return "local"; }
+    bool available(std::string&) const override { return true; }
+    std::unique_ptr<Executable> compile(const Program&, const CompileOptions&) const override {
+      return nullptr;
+    }
+    std::jthread prepare() const override {
+      return std::jthread([this] { ++prepared; });
+    }
+  } local;
+  EXPECT_TRUE(make_mpi_engine(local)->prepare().joinable());
+  EXPECT_EQ(local.prepared, 1);
+  std::vector<std::jthread> both =
+      prepare_engines({make_mpi_threads_engine(local, 2, MpiOptions{}).get()});
+  both.clear(); // joined
+  EXPECT_EQ(local.prepared, 2);
 }
 
 TEST(MpiEngine, ElementWiseWorkOnAlignedBlocksMovesNothing) {

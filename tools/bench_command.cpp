@@ -207,6 +207,7 @@ int bench_command(const Args& args) {
   } else {
     engines = all_engines();
   }
+  std::vector<std::jthread> preparing = prepare_engines(engines); // overlaps the oracle's run
   bool progress = !vars.count("quiet"), tty = isatty(STDERR_FILENO);
   std::cout << "bench " << run.program << ": inputs " << run.inputs << ", at least " << min_time
             << " s per engine\n";

@@ -248,9 +248,7 @@ int check_command(const Args& args) {
     }
   }
   // The engines' set-up overlaps with finding, parsing and reading the programs.
-  std::vector<std::jthread> preparing;
-  for (const Engine* e : engines)
-    preparing.push_back(e->prepare());
+  std::vector<std::jthread> preparing = prepare_engines(engines);
   std::vector<fs::path> files = program_files(targets);
   if (!assignments.empty() && files.size() != 1)
     throw Error(ErrorKind::Usage, "check: NAME=FILE.npy inputs need exactly one program");

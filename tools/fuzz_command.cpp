@@ -200,6 +200,7 @@ int fuzz_command(const Args& args) {
   }
   std::vector<const Engine*> engines = engines_to_check(
       engine.empty() ? std::vector<std::string>{} : std::vector<std::string>{engine}, std::cout);
+  std::vector<std::jthread> preparing = prepare_engines(engines); // overlaps the first programs
   o.time_limit = time_limit;
   size_t failures = 0;
   for (const Engine* e : engines) {

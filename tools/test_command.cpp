@@ -195,6 +195,7 @@ int test_command(const Args& args) {
       engines_to_check(vars.count("engine") ? vars["engine"].as<std::vector<std::string>>()
                                             : std::vector<std::string>{},
                        std::cout);
+  std::vector<std::jthread> preparing = prepare_engines(engines); // overlaps the oracle's run
 
   std::vector<CompileOptions> variants = default_variants();
   if (vars.count("no-fusion")) {
