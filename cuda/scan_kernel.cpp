@@ -12,6 +12,7 @@
 // declared order only; each work item writes its own positions, and the
 // carries are combined in order by one work item per row; the oracle replays
 // the same order.
+#include "core/scan_layout.h"
 #include "cuda/kernel_gen.h"
 #include "cuda/kernel_run.h"
 
@@ -29,7 +30,7 @@ void KernelGen::scan(const Kernel& k, const kn::Scan& x) {
   ArrayId lanes = add_slot(Type::array(elem, 1));
   ArrayId carry = add_slot(Type::array(elem, 1));
   ke.scratch = {lanes, carry};
-  bool right = x.kind == ac::ScanKind::Scanr || x.kind == ac::ScanKind::Scanr1;
+  bool right = scans_from_the_right(x.kind);
   bool seeded = x.seed != nullptr;
   // physical position of scan-order position j
   auto phys = [right](const std::string& j) { return right ? "(S_N - 1 - " + j + ")" : j; };
@@ -130,7 +131,7 @@ void Run::scan(const Kernel& k, const kn::Scan& x) {
   Shape outer(sh.begin(), sh.end() - 1);
   int64_t rows = shape_size(outer);
   Shape result = sh;
-  if (x.kind == ac::ScanKind::Scanl || x.kind == ac::ScanKind::Scanr) result.back() = n + 1;
+  result.back() = scan_output_extent(x.kind, n);
   set(k.outputs[0], allocate(k.outputs[0], result));
   if (x.kind == ac::ScanKind::ScanlPrime) set(k.outputs[1], allocate(k.outputs[1], outer));
   ArrayId lanes = scratch(k, 0), carry = scratch(k, 1);

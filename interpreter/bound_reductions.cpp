@@ -6,9 +6,10 @@
 // may give (AnyOrder below; the soundness argument is in bounds.h).
 #include <algorithm>
 
-#include "core/runtime_errors.h"
-#include "interpreter/bound_evaluator.h"
 #include "core/combiner.h"
+#include "core/runtime_errors.h"
+#include "core/scan_layout.h"
+#include "interpreter/bound_evaluator.h"
 #include "interpreter/indexing.h"
 #include "interpreter/ordered_reductions.h"
 #include "interpreter/sum_bound.h"
@@ -143,44 +144,30 @@ BArrays BoundEvaluator::ev(const ac::Scan& s, const Acc& a) {
   auto [outer, n] = split_inner(src.shape());
   int64_t rows = shape_size(outer);
   BValue seed = s.seed && rows > 0 ? eval(*s.seed) : BValue();
-  bool grows = s.kind == ScanKind::Scanl || s.kind == ScanKind::Scanr;
   Type elem = src.value.elem_type();
-  BoundedArray out = allocate(a, elem, with_inner(outer, grows ? n + 1 : n));
+  int64_t m = scan_output_extent(s.kind, n);
+  BoundedArray out = allocate(a, elem, with_inner(outer, m));
   BoundedArray totals = allocate(a, elem, s.kind == ScanKind::ScanlPrime ? outer : Shape{0});
-  int64_t m = grows ? n + 1 : n;
-  bool right = s.kind == ScanKind::Scanr || s.kind == ScanKind::Scanr1;
-  bool seeded = s.kind != ScanKind::Scanl1 && s.kind != ScanKind::Scanr1;
+  bool right = scans_from_the_right(s.kind), seeded = scan_is_seeded(s.kind);
   auto ops = freedoms_.any_order ? componentwise_ops(s.f) : std::nullopt;
   int lanes = fold_lanes(freedoms_.order, elem);
   for (int64_t row = 0; row < rows; ++row) {
-    // As the interpreter's scan_row: positions q in scan order.
+    // As the interpreter's scan_row: positions q in scan order (core/scan_layout.h).
     int64_t in = row * n, o = row * m;
-    auto pos = [&](int64_t q) { return right ? n - 1 - q : q; };
-    auto x = [&](int64_t q) { return read_element(src, in + pos(q)); };
+    auto x = [&](int64_t q) { return read_element(src, in + scan_element(s.kind, n, q)); };
     auto combine = [&](BValue acc, BValue v) {
       return right ? apply(s.f, std::move(v), std::move(acc))
                    : apply(s.f, std::move(acc), std::move(v));
     };
-    auto slot = [&](int64_t q) -> int64_t {
-      switch (s.kind) {
-      case ScanKind::Scanl: return o + q + 1;
-      case ScanKind::ScanlPrime: return q + 1 < n ? o + q + 1 : -1;
-      case ScanKind::Scanl1: return o + q;
-      case ScanKind::Scanr:
-      case ScanKind::Scanr1: return o + pos(q);
-      }
-      return -1;
-    };
-    if (seeded && (s.kind != ScanKind::ScanlPrime || n > 0))
-      write_element(out, right ? o + n : o, seed);
+    if (int64_t i = scan_seed_output(s.kind, n); i >= 0) write_element(out, o + i, seed);
     AnyOrder any(&ops);
     if (seeded) any.add(seed);
     std::optional<BValue> last = scan_row<BValue>(
         freedoms_.order, lanes, n, seeded ? std::optional<BValue>(seed) : std::nullopt, x, combine,
         [&](int64_t q, const BValue& acc) {
           if (freedoms_.any_order) any.add(x(q));
-          if (int64_t i = slot(q); i >= 0)
-            write_element(out, i, freedoms_.any_order ? any.widen(acc) : acc);
+          if (int64_t i = scan_output_after(s.kind, n, q); i >= 0)
+            write_element(out, o + i, freedoms_.any_order ? any.widen(acc) : acc);
         });
     if (s.kind == ScanKind::ScanlPrime)
       write_element(totals, row, freedoms_.any_order ? any.widen(*last) : *last);

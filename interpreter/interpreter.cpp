@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "core/runtime_errors.h"
+#include "core/scan_layout.h"
 #include "core/semantics.h"
 #include "interpreter/indexing.h"
 #include "interpreter/ordered_reductions.h"
@@ -458,10 +459,8 @@ private:
     int64_t rows = shape_size(outer);
     // Every seeded scan's result is non-empty exactly when it has rows.
     Value seed = s.seed && rows > 0 ? eval(*s.seed) : Value();
-    bool grows = s.kind == ScanKind::Scanl || s.kind == ScanKind::Scanr;
-    int64_t m = grows ? n + 1 : n;
     Type elem = src.elem_type();
-    Array out = allocate(a, elem, with_inner(outer, m));
+    Array out = allocate(a, elem, with_inner(outer, scan_output_extent(s.kind, n)));
     Array totals = s.kind == ScanKind::ScanlPrime ? allocate(a, elem, outer) : Array();
     for_each_element(
         a, outer, rows, [&](int64_t row) { scan_row(s, src, n, row, seed, out, totals); }, "row");
@@ -470,42 +469,27 @@ private:
     return Arrays::single(out);
   }
 
-  // One row of a scan: `out` has rows of n (+1 for scanl, scanr) elements.
-  // A right scan is a left scan over the row read backwards, combining
-  // (f x acc); positions q run in that scan order.
+  // One row of a scan: positions q run in scan order (core/scan_layout.h:
+  // a right scan is a left scan over the row read backwards, combining
+  // (f x acc)), each accumulator written where the scan kind puts it.
   void scan_row(const ac::Scan& s, const Array& src, int64_t n, int64_t row, const Value& seed,
                 Array& out, Array& totals) {
-    using ac::ScanKind;
-    int64_t m = out.rank() > 0 ? out.shape().back() : 0;
-    int64_t in = row * n, o = row * m;
-    bool right = s.kind == ScanKind::Scanr || s.kind == ScanKind::Scanr1;
-    bool seeded = s.kind != ScanKind::Scanl1 && s.kind != ScanKind::Scanr1;
-    auto pos = [&](int64_t q) { return right ? n - 1 - q : q; }; // element of position q
-    auto x = [&](int64_t q) { return read_element(src, in + pos(q)); };
+    int64_t in = row * n, o = row * scan_output_extent(s.kind, n);
+    bool right = scans_from_the_right(s.kind), seeded = scan_is_seeded(s.kind);
+    auto x = [&](int64_t q) { return read_element(src, in + scan_element(s.kind, n, q)); };
     auto combine = [&](Value acc, Value v) {
       return right ? apply(s.f, std::move(v), std::move(acc))
                    : apply(s.f, std::move(acc), std::move(v));
     };
-    // Where the accumulator after position q goes (-1: nowhere).
-    auto slot = [&](int64_t q) -> int64_t {
-      switch (s.kind) {
-      case ScanKind::Scanl: return o + q + 1;
-      case ScanKind::ScanlPrime: return q + 1 < n ? o + q + 1 : -1;
-      case ScanKind::Scanl1: return o + q;
-      case ScanKind::Scanr:
-      case ScanKind::Scanr1: return o + pos(q);
-      }
-      return -1;
-    };
-    if (seeded && (s.kind != ScanKind::ScanlPrime || n > 0))
-      write_element(out, right ? o + n : o, seed);
+    if (int64_t i = scan_seed_output(s.kind, n); i >= 0) write_element(out, o + i, seed);
     std::optional<Value> last =
         strata::scan_row<Value>(options_.order, fold_lanes(options_.order, src.elem_type()), n,
                                 seeded ? std::optional<Value>(seed) : std::nullopt, x, combine,
                                 [&](int64_t q, const Value& acc) {
-                                  if (int64_t i = slot(q); i >= 0) write_element(out, i, acc);
+                                  if (int64_t i = scan_output_after(s.kind, n, q); i >= 0)
+                                    write_element(out, o + i, acc);
                                 });
-    if (s.kind == ScanKind::ScanlPrime) write_element(totals, row, *last);
+    if (s.kind == ac::ScanKind::ScanlPrime) write_element(totals, row, *last);
   }
 
   Arrays ev(const ac::Permute& p, const Acc& a) {

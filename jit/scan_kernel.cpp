@@ -14,6 +14,7 @@
 // declared order only; each chunk writes its own positions and totals, and
 // the carries are combined in order on one thread; the oracle replays the
 // same order.
+#include "core/scan_layout.h"
 #include "jit/kernel_builder.h"
 #include "jit/kernel_slots.h"
 #include "jit/kernels.h"
@@ -36,7 +37,7 @@ void KernelBuilder::scan(const kn::Scan& x) {
   closed_parts(x.input);
   if (x.seed) closed(*x.seed);
   int rank = x.input.type.rank();
-  bool right = x.kind == ac::ScanKind::Scanr || x.kind == ac::ScanKind::Scanr1;
+  bool right = scans_from_the_right(x.kind);
   int out = k_.outputs[0];
   FnBuilder f = entry(code_.main);
   llvm::IRBuilder<>& b = f.b;
@@ -188,9 +189,8 @@ void run_scan(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::S
   Shape outer = outer_of(p.shape);
   p.rows = shape_size(outer);
   p.leaves = s.input.type.elem().leaves().size();
-  bool plus_one = s.kind == ScanKind::Scanl || s.kind == ScanKind::Scanr;
-  bool right = s.kind == ScanKind::Scanr || s.kind == ScanKind::Scanr1;
-  p.m = plus_one ? p.n + 1 : p.n;
+  bool right = scans_from_the_right(s.kind);
+  p.m = scan_output_extent(s.kind, p.n);
   Shape out_shape = outer;
   out_shape.push_back(p.m);
   const Type& elem = s.input.type.elem();
@@ -204,11 +204,8 @@ void run_scan(Runtime& rt, const CompiledKernel& c, const Kernel& k, const kn::S
 
   // The seed's own place in each row, and scanl's totals.
   auto finish_row = [&](int64_t row, const std::optional<std::vector<Slot>>& acc) {
-    if (p.seed) {
-      if (s.kind == ScanKind::Scanl) slots_to_array(p.seed->data(), out, row * p.m);
-      if (s.kind == ScanKind::Scanr) slots_to_array(p.seed->data(), out, row * p.m + p.n);
-      if (prime && p.n > 0) slots_to_array(p.seed->data(), out, row * p.m);
-    }
+    if (int64_t pos = scan_seed_output(s.kind, p.n); p.seed && pos >= 0)
+      slots_to_array(p.seed->data(), out, row * p.m + pos);
     if (prime) slots_to_array(acc->data(), rt.get_mutable(k.outputs[1]), row);
   };
 

@@ -19,6 +19,7 @@
 // element n - 1 - q, combined g(acc, x) = f(x, acc), and its results are
 // the left scan's read backwards; the ranks' blocks, counted from the end,
 // come in reverse rank order. A row too short to be chunked runs whole.
+#include "core/scan_layout.h"
 #include "mpi/agree.h"
 #include "mpi/rank_runner.h"
 
@@ -57,9 +58,9 @@ AccPtr scan_from_carry(const Lambda& f) {
 bool RankRunner::scan_carries(const Kernel& k, const kn::Scan& sc) {
   using ac::ScanKind;
   // scanl1 / scanr1: no seed; right: positions counted from the row's end.
-  bool scanl1 = sc.kind == ScanKind::Scanl1 || sc.kind == ScanKind::Scanr1;
+  bool scanl1 = !scan_is_seeded(sc.kind);
   bool prime = sc.kind == ScanKind::ScanlPrime;
-  bool right = sc.kind == ScanKind::Scanr || sc.kind == ScanKind::Scanr1;
+  bool right = scans_from_the_right(sc.kind);
   if (sc.input.type.rank() != 1 || comm_.size() == 1) return false;
   LongRow row;
   if (!long_row(k, sc.input, sc.f, sc.seed, true, right, row)) return row.decided;

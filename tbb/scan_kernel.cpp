@@ -21,6 +21,7 @@
 // which runs the same order.
 #include <optional>
 
+#include "core/scan_layout.h"
 #include "tbb/chunk_tree.h"
 #include "tbb/kernels.h"
 #include "tbb/scan_native.h"
@@ -46,19 +47,6 @@ struct Segment {
   int64_t length = 0;
   std::optional<Leaves> carry; // the accumulator before the first element
 };
-
-// Where the accumulator after scan-order position q goes in the output row, or -1 (scanl' last: the
-// total).
-int64_t output_after(const ScanPlan& p, int64_t q) {
-  switch (p.kind) {
-  case ScanKind::Scanl: return q + 1;
-  case ScanKind::ScanlPrime: return q + 1 < p.n ? q + 1 : -1;
-  case ScanKind::Scanl1: return q;
-  case ScanKind::Scanr:
-  case ScanKind::Scanr1: return p.n - 1 - q;
-  }
-  return -1;
-}
 
 class SegmentScanner {
 public:
@@ -137,7 +125,7 @@ public:
           const std::byte* acc = c_.frame().reg<std::byte>(c_.acc().regs[l]);
           for_each_lane(s, [&](int lane) {
             const Segment& seg = segs[size_t(lane)];
-            int64_t pos = output_after(p_, seg.offset + q);
+            int64_t pos = scan_output_after(p_.kind, p_.n, seg.offset + q);
             if (pos >= 0)
               copy_slot(acc + size_t(lane) * sizes[l], 0,
                         out_data[l] + size_t(seg.row * p_.m + pos) * sizes[l], 0, sizes[l]);
@@ -215,9 +203,9 @@ void run_scan(Runtime& rt, const Kernel& k, const kn::Scan& s) {
   p.kind = s.kind;
   p.shape = rt.prepare(s.input);
   p.n = p.shape.back();
-  p.right = s.kind == ScanKind::Scanr || s.kind == ScanKind::Scanr1;
+  p.right = scans_from_the_right(s.kind);
   p.seeded = s.seed != nullptr;
-  p.m = s.kind == ScanKind::Scanl || s.kind == ScanKind::Scanr ? p.n + 1 : p.n;
+  p.m = scan_output_extent(s.kind, p.n);
   Shape outer(p.shape.begin(), p.shape.end() - 1);
   int64_t rows = shape_size(outer);
   Type elem = s.input.type.elem();
@@ -288,13 +276,10 @@ void run_scan(Runtime& rt, const Kernel& k, const kn::Scan& s) {
       finals[size_t(r)] = after[size_t(r * chunks + chunks - 1)];
   }
   // The seed's own place: scanl starts with it, scanr ends with it, scanl' starts with it.
-  if (p.seeded)
-    for (int64_t r = 0; r < rows; ++r) {
-      int64_t pos = s.kind == ScanKind::Scanr ? p.n : 0;
-      if (s.kind == ScanKind::ScanlPrime && p.n == 0) continue;
+  if (int64_t pos = scan_seed_output(s.kind, p.n); p.seeded && pos >= 0)
+    for (int64_t r = 0; r < rows; ++r)
       for (size_t l = 0; l < out.num_leaves(); ++l)
         out.write(l, r * p.m + pos, p.seed[l]);
-    }
   if (s.kind == ScanKind::ScanlPrime)
     for (int64_t r = 0; r < rows; ++r)
       for (size_t l = 0; l < totals.num_leaves(); ++l)

@@ -1,5 +1,6 @@
 #include "tbb/scan_native.h"
 
+#include "core/scan_layout.h"
 #include "parallel/native_ops.h"
 #include "tbb/kernels.h"
 
@@ -11,19 +12,6 @@ using parallel::with_op;
 namespace {
 
 using ac::ScanKind;
-
-// Where the accumulator after scan-order position q goes in the output row,
-// or -1 (scanl' last: only the total).
-int64_t output_after(const NativeScan& s, int64_t q) {
-  switch (s.kind) {
-  case ScanKind::Scanl: return q + 1;
-  case ScanKind::ScanlPrime: return q + 1 < s.n ? q + 1 : -1;
-  case ScanKind::Scanl1: return q;
-  case ScanKind::Scanr:
-  case ScanKind::Scanr1: return s.n - 1 - q;
-  }
-  return -1;
-}
 
 // Scans scan-order positions [q0, q0+len) of `row` from `carry` (none: the
 // first element starts), writing outputs; returns the accumulator after.
@@ -47,7 +35,7 @@ T scan_chunk(Runtime& rt, const NativeScan& s, int64_t row, int64_t q0, int64_t 
     if (!has) { // the row's first element starts the scan
       acc = r[s.right ? count - 1 : 0];
       has = true;
-      if (int64_t pos = output_after(s, q); pos >= 0) o[pos] = acc;
+      if (int64_t pos = scan_output_after(s.kind, s.n, q); pos >= 0) o[pos] = acc;
       k = 1;
     }
     // Typed loops without a per-element test: left scans write position
