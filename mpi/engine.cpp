@@ -148,23 +148,29 @@ private:
   }
 };
 
-class MpiEngine final : public Engine {
+// An engine whose ranks compile with `local`: available where it is, its
+// one-time set-up theirs; files are read and written by rows.
+class RanksEngine : public Engine {
 public:
-  explicit MpiEngine(const Engine& local) : local_(local) {}
-  std::string name() const override { return "mpi"; }
+  explicit RanksEngine(const Engine& local) : local_(local) {}
   bool available(std::string& why) const override { return local_.available(why); }
-  // The ranks compile with the local engine: its one-time set-up is theirs.
   std::jthread prepare() const override { return local_.prepare(); }
   bool reads_files_by_rows() const override { return true; }
+
+protected:
+  const Engine& local_;
+};
+
+class MpiEngine final : public RanksEngine {
+public:
+  using RanksEngine::RanksEngine;
+  std::string name() const override { return "mpi"; }
   std::unique_ptr<Executable> compile(const Program& program,
                                       const CompileOptions& options) const override {
     require_no_target(options, name());
     return std::make_unique<RankExecutable>(local_, program, options,
                                             MpiOptions::from_environment());
   }
-
-private:
-  const Engine& local_;
 };
 
 // P rank executables run on P threads with fresh thread transports per run.
@@ -255,15 +261,11 @@ private:
   }
 };
 
-class MpiThreadsEngine final : public Engine {
+class MpiThreadsEngine final : public RanksEngine {
 public:
   MpiThreadsEngine(const Engine& local, int ranks, MpiOptions o)
-      : local_(local), ranks_(ranks), options_(o) {}
+      : RanksEngine(local), ranks_(ranks), options_(o) {}
   std::string name() const override { return "mpi:" + std::to_string(ranks_); }
-  bool available(std::string& why) const override { return local_.available(why); }
-  // The ranks compile with the local engine: its one-time set-up is theirs.
-  std::jthread prepare() const override { return local_.prepare(); }
-  bool reads_files_by_rows() const override { return true; }
   std::unique_ptr<Executable> compile(const Program& program,
                                       const CompileOptions& options) const override {
     require_no_target(options, name());
@@ -271,7 +273,6 @@ public:
   }
 
 private:
-  const Engine& local_;
   int ranks_;
   MpiOptions options_;
 };
