@@ -5,7 +5,7 @@
 set -euo pipefail
 
 packages=(
-  g++ cmake ninja-build pkg-config
+  g++ cmake ninja-build pkg-config ccache
   libgtest-dev libgmock-dev
   librapidcheck-dev libbenchmark-dev
   libbenchmark-tools python3-scipy python3-numpy
