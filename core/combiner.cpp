@@ -66,6 +66,27 @@ bool reorders_exactly(Prim op, ScalarKind kind) {
   }
 }
 
+bool commutes(Prim op, ScalarKind kind) {
+  if (reorders_exactly(op, kind)) return true;
+  return is_float(kind) && (op == Prim::Add || op == Prim::Mul);
+}
+
+bool commutes(const Lambda& f) {
+  if (f.params.size() != 2) return false;
+  std::optional<std::vector<Prim>> ops = componentwise_ops(f);
+  if (!ops) return false;
+  std::vector<ScalarKind> kinds = f.params[0].type.leaves();
+  if (!(f.params[1].type == f.params[0].type) || kinds.size() != ops->size()) return false;
+  for (size_t k = 0; k < kinds.size(); ++k)
+    if (!commutes((*ops)[k], kinds[k])) return false;
+  return true;
+}
+
+int chunk_lanes(const ReductionOrder& order, const Type& elem, const Lambda& f) {
+  if (order.striding == Striding::every_function || commutes(f)) return fold_lanes(order, elem);
+  return 1;
+}
+
 bool order_free(Prim op, ScalarKind kind) {
   return reorders_exactly(op, kind) || (is_float(kind) && (op == Prim::Min || op == Prim::Max));
 }

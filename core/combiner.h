@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/ir.h"
+#include "core/reduction_order.h"
 
 namespace strata {
 
@@ -36,5 +37,26 @@ bool reorders_exactly(Prim op, ScalarKind kind);
 // either way, which an enclosure [lo, hi] does not distinguish; bitwise
 // comparisons must not rely on it).
 bool order_free(Prim op, ScalarKind kind);
+
+// Whether `op` on `kind` commutes bitwise, f(a, b) == f(b, a) for every a, b
+// (NaNs match NaNs, as the oracle compares them): integer + * min max band
+// bor bxor, bool and/or, and float + and *. Not float min/max: ties return
+// the first operand (docs/language.md), so (min -0.0 0.0) is -0.0 and
+// (min 0.0 -0.0) is 0.0.
+bool commutes(Prim op, ScalarKind kind);
+
+// Whether the function `f` provably commutes: a binary combiner whose op
+// commutes on its type, or a componentwise one on a tuple of scalars whose
+// every component does. The one closed list of functions that strided lanes
+// and the halves tree may combine (docs/language.md, "Legal orders"); a
+// function outside it may still commute, but is grouped as if it did not.
+bool commutes(const Lambda& f);
+
+// The lanes a chunk of a reduction of `elem` combined by `f` is folded in
+// under `order` (core/reduction_order.h): fold_lanes(order, elem) strided
+// lanes when `f` commutes (or the order strides every function), otherwise
+// 1: the chunk left to right, legal for every associative function. Every
+// engine and the interpreter take a reduction's lanes from here.
+int chunk_lanes(const ReductionOrder& order, const Type& elem, const Lambda& f);
 
 } // namespace strata

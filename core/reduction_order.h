@@ -21,7 +21,9 @@
 //  fold, fold1, n < fold_chunked_from: left to right, f(..f(f(z, x0), x1).., x(n-1)).
 //  Otherwise the row is cut into chunks of fold_chunk elements (the last may
 //  be shorter), and
-//    chunk_total(chunk of m elements, L = fold_lanes(elem) lanes):
+//    chunk_total(chunk of m elements, L = chunk_lanes(order, elem, f) lanes,
+//    core/combiner.h: fold_lanes(elem) strided lanes when f provably commutes,
+//    else one lane, the chunk left to right):
 //      used = min(L, m); lane k (k < used) starts at element k of the chunk
 //      and folds elements k+L, k+2L, ... in order: lane[k] = f(lane[k], x).
 //      Then the lanes fold by halves, an odd middle lane waiting a level:
@@ -46,6 +48,15 @@
 //  result: integer + * min max band bor bxor, bool and/or, `old`, and `new`
 //  when the last source element in row-major order is the one kept).
 //
+// Strided lanes and the halves tree swap operands, which only a commutative
+// function allows: an order gives the canonical result for every associative
+// function only when its chunks of the others run in one lane (the chunk
+// left to right). `striding` records that rule as data; `every_function`
+// (strided lanes whatever the function) is illegal for a function that does
+// not commute, and the oracle refuses it before comparing anything
+// (oracle/order_judge.h). Only the seeded fault `strided_lanes_for_any_function`
+// declares it.
+//
 // Exactly associative and commutative combiners (integer wrapping + * min
 // max band bor bxor) give bitwise the same result in every order, so an
 // engine may run those in any order it likes; the declaration matters for
@@ -60,6 +71,12 @@
 
 namespace strata {
 
+// Which functions a chunk folds in strided lanes (the others: one lane).
+enum class Striding : uint8_t {
+  commutative,    // the functions core/combiner.h proves commutative: legal
+  every_function, // every function: illegal unless each one commutes
+};
+
 struct ReductionOrder {
   // 0: never chunked (canonical).
   int64_t fold_chunked_from = 0;
@@ -68,6 +85,7 @@ struct ReductionOrder {
   int64_t scan_chunk = 0;
   // Bytes of accumulators per chunk: fold_lanes() lanes share them.
   int lane_bytes = 128;
+  Striding striding = Striding::commutative;
 
   static ReductionOrder canonical() { return {}; }
   static ReductionOrder blocked() { return {32768, 16384, 65536, 16384, 128}; }
@@ -82,21 +100,23 @@ struct ReductionOrder {
   bool is_canonical() const { return fold_chunked_from == 0 && scan_chunked_from == 0; }
 
   // "canonical", or "blocked(fold >= 32768 in chunks of 16384, scan >= 65536 in chunks of
-  // 16384, 128-byte lanes)".
+  // 16384, 128-byte lanes)" (", strided for every function" with that striding).
   std::string describe() const;
 
-  // The five numbers, "32768,16384,65536,16384,128", as bundles record them.
+  // The five numbers, "32768,16384,65536,16384,128", as bundles record them,
+  // and ",strided-all" after them with Striding::every_function.
   std::string spec() const;
-  // "canonical", "blocked", "small" or five numbers as spec() writes them;
-  // Error(Usage) naming `what` otherwise.
+  // "canonical", "blocked", "small" or what spec() writes; Error(Usage)
+  // naming `what` otherwise.
   static ReductionOrder parse(const std::string& text, const std::string& what);
 
   friend bool operator==(const ReductionOrder&, const ReductionOrder&) = default;
 };
 
-// Lanes of a chunk for element type `elem`: the largest power of two L with
-// L * bytes(elem) <= lane_bytes, at least 1 (f32: 32, f64: 16, i8: 128,
-// (tuple f32 f32): 16, (tuple i64 f64 f64): 4).
+// Strided lanes of a chunk for element type `elem`: the largest power of two
+// L with L * bytes(elem) <= lane_bytes, at least 1 (f32: 32, f64: 16, i8: 128,
+// (tuple f32 f32): 16, (tuple i64 f64 f64): 4). A reduction's lanes also
+// depend on its function: chunk_lanes (core/combiner.h) is what runs.
 int fold_lanes(const ReductionOrder& order, const Type& elem);
 
 } // namespace strata

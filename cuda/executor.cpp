@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "core/combiner.h"
 #include "core/overload.h"
 #include "core/runtime_errors.h"
 #include "cuda/kernel_run.h"
@@ -203,10 +204,11 @@ LaunchParams Run::row_params(const Shape& sh, int64_t rows, int64_t chunk, int64
   return p;
 }
 
-LaunchParams Run::chunked_params(const Shape& sh, int64_t rows, int64_t chunk, const Type& elem) {
+LaunchParams Run::chunked_params(const Shape& sh, int64_t rows, int64_t chunk, const Type& elem,
+                                 const Lambda& f) {
   int64_t n = sh.back();
   LaunchParams p = row_params(sh, rows, chunk, (n + chunk - 1) / chunk);
-  p.v[words::lane_slots] = std::min<int64_t>(fold_lanes(order_, elem), chunk);
+  p.v[words::lane_slots] = std::min<int64_t>(chunk_lanes(order_, elem, f), chunk);
   return p;
 }
 

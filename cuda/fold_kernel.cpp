@@ -104,7 +104,7 @@ void Run::fold(const Kernel& k, const kn::Fold& x) {
   // The seed before any element (docs/language.md, Errors): a row's work
   // item evaluates it first, but the chunks' lanes run before any row's.
   if (x.seed && rows > 0) eval(*x.seed);
-  LaunchParams p = chunked_params(sh, rows, order_.fold_chunk, x.input.type.elem());
+  LaunchParams p = chunked_params(sh, rows, order_.fold_chunk, x.input.type.elem(), x.f);
   ArrayId lanes = scratch(k, 0);
   chunk_totals(k, lanes, p);
   launch(entry(k, "finish"), p, rows);

@@ -78,7 +78,8 @@ private:
   static LaunchParams row_params(const Shape& sh, int64_t rows, int64_t chunk, int64_t chunks);
   // A chunked row's chunks (C elements, K per row, core/reduction_order.h)
   // and lane slots per chunk Ls = min(lanes, C).
-  LaunchParams chunked_params(const Shape& sh, int64_t rows, int64_t chunk, const Type& elem);
+  LaunchParams chunked_params(const Shape& sh, int64_t rows, int64_t chunk, const Type& elem,
+                              const Lambda& f);
   // Every chunk's lanes, then each chunk's lane tree (in place in `lanes`:
   // a diagnosing tree launch replays the lanes first).
   void chunk_totals(const Kernel& k, ArrayId lanes, const LaunchParams& p);

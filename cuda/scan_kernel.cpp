@@ -138,7 +138,7 @@ void Run::scan(const Kernel& k, const kn::Scan& x) {
   LaunchParams p = row_params(sh, rows, n, 1);
   if (order_.scan_chunked(n) && n > order_.scan_chunk) {
     if (x.seed && rows > 0) eval(*x.seed); // before any element, as in fold
-    p = chunked_params(sh, rows, order_.scan_chunk, x.input.type.elem());
+    p = chunked_params(sh, rows, order_.scan_chunk, x.input.type.elem(), x.f);
     chunk_totals(k, lanes, p); // all but each row's last chunk
     set(carry, allocate(carry, {rows * p.v[words::chunks]}));
     launch(entry(k, "carry"), p, rows);

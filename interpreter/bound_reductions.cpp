@@ -89,7 +89,7 @@ BArrays BoundEvaluator::ev(const ac::Fold& f, const Acc& a) {
                 "fold1 over an empty row (row " + shape_str(from_linear(outer, 0)) + " of shape " +
                     shape_str(src.shape()) + ")");
   const ReductionOrder& order = freedoms_.order;
-  int lanes = fold_lanes(order, src.value.elem_type());
+  int lanes = chunk_lanes(order, src.value.elem_type(), f.f);
   auto ops = freedoms_.any_order ? componentwise_ops(f.f) : std::nullopt;
   for (int64_t row = 0; row < out.size(); ++row) {
     int64_t base = row * n;
@@ -150,7 +150,7 @@ BArrays BoundEvaluator::ev(const ac::Scan& s, const Acc& a) {
   BoundedArray totals = allocate(a, elem, s.kind == ScanKind::ScanlPrime ? outer : Shape{0});
   bool right = scans_from_the_right(s.kind), seeded = scan_is_seeded(s.kind);
   auto ops = freedoms_.any_order ? componentwise_ops(s.f) : std::nullopt;
-  int lanes = fold_lanes(freedoms_.order, elem);
+  int lanes = chunk_lanes(freedoms_.order, elem, s.f);
   for (int64_t row = 0; row < rows; ++row) {
     // As the interpreter's scan_row: positions q in scan order (core/scan_layout.h).
     int64_t in = row * n, o = row * m;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "core/combiner.h"
 #include "core/runtime_errors.h"
 #include "core/scan_layout.h"
 #include "core/semantics.h"
@@ -38,6 +39,10 @@ public:
     std::vector<Array> out;
     eval(*p.body).flatten_into(out);
     return out;
+  }
+
+  Value run_function(const Lambda& f, Value x, Value y) {
+    return apply(f, std::move(x), std::move(y));
   }
 
   Arrays run_acc(const Acc& a, const std::vector<std::pair<std::string, Arrays>>& env) {
@@ -417,7 +422,7 @@ private:
     // before any element (docs/language.md, Errors).
     Value seed = f.seed && out.size() > 0 ? eval(*f.seed) : Value();
     if (!f.seed && n == 0 && out.size() > 0) throw fold1_empty_row(src.shape(), a.loc);
-    int lanes = fold_lanes(options_.order, src.elem_type());
+    int lanes = chunk_lanes(options_.order, src.elem_type(), f.f);
     for_each_element(a, outer, out.size(), [&](int64_t row) {
       int64_t base = row * n;
       auto x = [&](int64_t j) { return read_element(src, base + j); };
@@ -483,8 +488,8 @@ private:
     };
     if (int64_t i = scan_seed_output(s.kind, n); i >= 0) write_element(out, o + i, seed);
     std::optional<Value> last =
-        strata::scan_row<Value>(options_.order, fold_lanes(options_.order, src.elem_type()), n,
-                                seeded ? std::optional<Value>(seed) : std::nullopt, x, combine,
+        strata::scan_row<Value>(options_.order, chunk_lanes(options_.order, src.elem_type(), s.f),
+                                n, seeded ? std::optional<Value>(seed) : std::nullopt, x, combine,
                                 [&](int64_t q, const Value& acc) {
                                   if (int64_t i = scan_output_after(s.kind, n, q); i >= 0)
                                     write_element(out, o + i, acc);
@@ -648,6 +653,11 @@ std::vector<Array> interpret(const Program& program, const std::vector<Array>& i
 Arrays interpret_acc(const Acc& a, const std::vector<std::pair<std::string, Arrays>>& env) {
   const InterpreterOptions options;
   return Interpreter(options).run_acc(a, env);
+}
+
+Value apply_function(const Lambda& f, const Value& x, const Value& y) {
+  const InterpreterOptions options;
+  return Interpreter(options).run_function(f, x, y);
 }
 
 } // namespace strata

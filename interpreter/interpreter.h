@@ -47,4 +47,10 @@ std::vector<Array> interpret(const Program& program, const std::vector<Array>& i
 // uses it to materialise the sub-arrays it needs whole.
 Arrays interpret_acc(const Acc& a, const std::vector<std::pair<std::string, Arrays>>& env);
 
+// Applies a checked function of two parameters to `x` and `y` with nothing
+// else bound: the oracle's search for values that show a function is not
+// associative (oracle/order_judge.h). Throws Error when the function reads
+// anything but its parameters, or fails.
+Value apply_function(const Lambda& f, const Value& x, const Value& y);
+
 } // namespace strata

@@ -44,7 +44,7 @@ struct CodegenOptions {
   // source values); temporaries follow the graph's arrays in the table.
   int temp_id = -1;
   // The association order folds and scans run (core/reduction_order.h): the
-  // chunk entries' lanes (fold_lanes); the host cuts rows into its chunks.
+  // chunk entries' lanes (chunk_lanes); the host cuts rows into its chunks.
   ReductionOrder order = ReductionOrder::blocked();
   // The quick tier's IR (docs/jit.md "Tiers"): a generate in lanes whose
   // groups can fail a check runs every element through its checked entry

@@ -17,7 +17,7 @@ Val fold_loop(FnBuilder& f, llvm::Value* lo, llvm::Value* hi, const Val& init,
               const std::function<Val(const Val&, llvm::Value*)>& step);
 
 // The total of a chunk of `m` (at least 1) elements `elem(q)`, q in [0, m),
-// with `lanes` lanes (fold_lanes of the order): lane k starts at element k
+// with `lanes` lanes (chunk_lanes of the order): lane k starts at element k
 // and folds elements k + lanes, k + 2 lanes, ... in order; then the lanes
 // fold by halves, an odd middle lane waiting a level. Combining is
 // fn(acc, x), or fn(x, acc) when `swapped` (a right scan reads backwards).

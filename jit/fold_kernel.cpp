@@ -113,8 +113,8 @@ void KernelBuilder::fold(const kn::Fold& x) {
     ChunkElement element{&x.input.elem, [&](Value* q) {
                            return with(f.like(q, oix), f.b.CreateAdd(f.like(q, j0), q));
                          }};
-    Val acc =
-        chunk_total(f, t, x.f, false, lanes(t), f.b.CreateSub(f.end, f.begin), element, lengths);
+    Val acc = chunk_total(f, t, x.f, false, lanes(t, x.f), f.b.CreateSub(f.end, f.begin), element,
+                          lengths);
     f.store_slots(f.aux, slots::Fold::total(rank), t, acc);
   });
   combine(x.f, t, false, code_.combine);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "core/combiner.h"
 #include "core/error.h"
 #include "core/overload.h"
 #include "jit/kernel_meta.h"
@@ -149,17 +150,17 @@ void KernelBuilder::combine(const Lambda& fn, const Type& t, bool swapped, int& 
   f.finish();
 }
 
-int KernelBuilder::lanes(const Type& t) const {
-  return fold_lanes(o_.order, t);
+int KernelBuilder::lanes(const Type& t, const Lambda& fn) const {
+  return chunk_lanes(o_.order, t, fn);
 }
 
 int KernelBuilder::run_once_part(const Type& t, const Lambda& fn) const {
-  return short_chunks_apart(t, fn, lanes(t), o_.checked) ? 2 : 1;
+  return short_chunks_apart(t, fn, lanes(t, fn), o_.checked) ? 2 : 1;
 }
 
 void KernelBuilder::chunk_entry(const Type& t, const Lambda& fn,
                                 const std::function<void(FnBuilder&, ChunkLengths)>& body) {
-  int w = lanes(t);
+  int w = lanes(t, fn);
   // The chunks of any length with every check, run once: the chunks shorter
   // than the lanes, where the chunk code has them apart, and the chunks in
   // which a read checked once per chunk fails (jit/chunk_reads.cpp). Where

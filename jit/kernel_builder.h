@@ -64,7 +64,7 @@ private:
   // The combine entry (jit/kernel_slots.h Combine).
   void combine(const Lambda& fn, const Type& t, bool swapped, int& index);
   // The lanes of a chunk under the declared order (core/reduction_order.h).
-  int lanes(const Type& t) const;
+  int lanes(const Type& t, const Lambda& fn) const;
   // The chunk entry of a fold or scan (part 1, into code_.chunk):
   // `body(f, lengths)` computes a chunk's total with chunk_total and stores
   // it. Where short_chunks_apart holds for `t` and `fn`, chunks shorter than

@@ -4,6 +4,7 @@
 
 #include "cache/kernel_cache.h"
 #include "core/check.h"
+#include "core/combiner.h"
 #include "core/overload.h"
 #include "core/printer.h"
 #include "core/version.h"
@@ -184,8 +185,9 @@ private:
 
 // A fold's or scan's association order: its parameters and the lanes of
 // its chunk entry (jit/fold_codegen.h).
-void reduction(Text& t, const ReductionOrder& order, const Type& elem) {
-  t.out += "order " + order.describe() + " lanes " + std::to_string(fold_lanes(order, elem)) + "\n";
+void reduction(Text& t, const ReductionOrder& order, const Type& elem, const Lambda& f) {
+  t.out +=
+      "order " + order.describe() + " lanes " + std::to_string(chunk_lanes(order, elem, f)) + "\n";
 }
 
 } // namespace
@@ -199,7 +201,7 @@ std::string kernel_text(const KernelGraph& g, const Kernel& k, int temp_id,
                         t.lambda(x.f);
                         t.exp(x.seed);
                         t.delayed(x.input);
-                        reduction(t, order, x.input.type.elem());
+                        reduction(t, order, x.input.type.elem(), x.f);
                       },
                       [&](const kn::FoldSeg& x) {
                         t.lambda(x.f);
@@ -211,7 +213,7 @@ std::string kernel_text(const KernelGraph& g, const Kernel& k, int temp_id,
                         t.lambda(x.f);
                         t.exp(x.seed);
                         t.delayed(x.input);
-                        reduction(t, order, x.input.type.elem());
+                        reduction(t, order, x.input.type.elem(), x.f);
                       },
                       [&](const kn::Permute& x) {
                         t.lambda(x.combine);

@@ -141,7 +141,7 @@ void KernelBuilder::scan_chunk(const kn::Scan& x, bool right) {
                            return with(f.like(q, oix), j);
                          }};
     Val acc =
-        chunk_total(f, t, x.f, right, lanes(t), b.CreateSub(f.end, f.begin), element, lengths);
+        chunk_total(f, t, x.f, right, lanes(t, x.f), b.CreateSub(f.end, f.begin), element, lengths);
     f.store_slots(f.aux, slots::Scan::chunk_total(rank), t, acc);
   });
 }

@@ -94,13 +94,17 @@ private:
 std::optional<std::string> compare_outcomes(const Outcome& expected, const Outcome& actual,
                                             ElementCounts* counts = nullptr);
 
-// An engine's outcome against the oracle's in the engine's order: bitwise
+// An engine's outcome judged by the oracle (oracle/order_judge.h): first the
+// engine's declared order must be legal for every fold and scan; then the
+// outcome is compared with the oracle's replay of that order: bitwise
 // (compare_outcomes), or, when the engine's math library is not the
 // interpreter's (math_ulps > 0), every float under sound bounds carried
-// through the program (interpreter/bounds.h, oracle/bounded_compare.h).
+// through the program (interpreter/bounds.h, oracle/bounded_compare.h); and
+// where every fold and scan is exact, the replay must give the canonical
+// order's results, or a function is reported as not associative.
 std::optional<std::string> compare_with_oracle(const Program& program,
                                                const std::vector<Array>& inputs,
-                                               const Outcome& oracle, const Outcome& actual,
+                                               OracleReplays& oracles, const Outcome& actual,
                                                ElementCounts* counts = nullptr);
 
 struct DiffReport {

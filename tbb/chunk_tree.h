@@ -1,6 +1,7 @@
 // The chunk tree of the blocked association order (core/reduction_order.h),
 // the one home of its shape in the tbb engine. A chunk of m elements (scan
-// order) is folded by L = fold_lanes(order, elem) lanes: lane k starts with
+// order) is folded by L = chunk_lanes(order, elem, f) lanes (core/combiner.h;
+// 1 unless f commutes): lane k starts with
 // element k and folds elements k+L, k+2L, ... in order; then the lanes fold
 // by halves, an odd middle lane waiting a level. The tree depends only on m
 // and L, never on the threads.

@@ -7,7 +7,7 @@
 // left to right from the seed exactly as the interpreter does, kBatch rows
 // per batch, row batches in parallel. Chunked rows: the row is cut into
 // chunks of fold_chunk elements; every (row, chunk) is folded in parallel by
-// the chunk tree (tbb/chunk_tree.h: L = fold_lanes(order, elem) strided
+// the chunk tree (tbb/chunk_tree.h: L = chunk_lanes(order, elem, f) strided
 // lanes, folded by halves); then each row folds its chunk totals left to
 // right from the seed (fold1: from the first total). The operator is never
 // assumed associative or commutative: the result is the declared order's,
@@ -22,6 +22,7 @@
 //
 // The chunks and the tree depend only on the row length and the order,
 // never on the threads, so the results are the same for every thread count.
+#include "core/combiner.h"
 #include "core/runtime_errors.h"
 #include "parallel/contraction.h"
 #include "tbb/chunk_tree.h"
@@ -162,7 +163,7 @@ void run_fold(Runtime& rt, const Kernel& k, const kn::Fold& fold) {
   if (native && !native_runs(rt.order, *native)) native.reset();
   ReductionOrder order = native ? native_order(rt.order, *native) : rt.order;
   if (p.rows > 0 && order.fold_chunked(p.n)) {
-    int64_t lanes = fold_lanes(order, fold.input.type.elem());
+    int64_t lanes = chunk_lanes(order, fold.input.type.elem(), fold.f);
     fold_chunked_rows(rt, fold, p, order.fold_chunk, lanes, native, out);
   } else if (p.rows > 0) {
     int64_t batches = (p.rows + kBatch - 1) / kBatch;

@@ -10,7 +10,7 @@
 //   in the interpreter's order;
 // - chunked rows: a segment is a chunk of scan_chunk elements (scan order).
 //   Phase 1 folds every chunk but the row's last by the chunk tree
-//   (tbb/chunk_tree.h: fold_lanes(order, elem) strided lanes folded by
+//   (tbb/chunk_tree.h: chunk_lanes(order, elem, f) strided lanes folded by
 //   halves, combining with g), all (row, chunk) units in parallel; phase 2
 //   combines the totals in order into the carry each chunk starts from
 //   (carry0 = the seed, or none; carry(j+1) = g(carry j, total j)); phase 3
@@ -21,6 +21,7 @@
 // which runs the same order.
 #include <optional>
 
+#include "core/combiner.h"
 #include "core/scan_layout.h"
 #include "tbb/chunk_tree.h"
 #include "tbb/kernels.h"
@@ -179,7 +180,7 @@ std::vector<Leaves> chunk_totals(Runtime& rt, const kn::Scan& s, const ScanPlan&
                                  const std::vector<Segment>& plain, int64_t chunks,
                                  const ReductionOrder& order) {
   std::vector<Leaves> totals(plain.size());
-  int64_t lanes = fold_lanes(order, s.input.type.elem());
+  int64_t lanes = chunk_lanes(order, s.input.type.elem(), s.f);
   int64_t rows = int64_t(plain.size()) / chunks;
   parallel_ranges(int64_t(plain.size()), 1, [&](int64_t begin, int64_t end) {
     ChunkTree tree(rt, rt.functions.of(s.input.elem), p.shape, rt.functions.of(s.f), !p.right,

@@ -15,9 +15,15 @@ using namespace strata::test;
 using I = int64_t;
 
 // fold chunked from 4 elements in chunks of 4, scans from 6 in chunks of 3;
-// 16 bytes of lanes: two i64 lanes, four i32 lanes.
+// 16 bytes of lanes: two i64 lanes, four i32 lanes. The tests below show
+// the strided tree with (- a b), whose operand order it makes visible; a
+// legal order gives such a function one lane (docs/language.md "Legal
+// orders"), so they run the illegal striding of every function, which the
+// interpreter replays as any order (OneLaneForAFunctionThatDoesNotCommute
+// below runs the legal one).
 ReductionOrder small_order() {
   ReductionOrder o;
+  o.striding = Striding::every_function;
   o.fold_chunked_from = 4;
   o.fold_chunk = 4;
   o.scan_chunked_from = 6;
@@ -78,6 +84,18 @@ TEST(ReductionOrder, BlockedFoldRunsTheDeclaredTree) {
   // Below fold_chunked_from: left to right, 100 - 0 - 1 - 2 = 97.
   Array s = run_in(small_order(), kFoldMinus, {array_of<I>(iota(3))})[0];
   EXPECT_EQ(values_of<I>(s), std::vector<I>{97});
+}
+
+TEST(ReductionOrder, OneLaneForAFunctionThatDoesNotCommute) {
+  // The legal striding: chunks [0 1 2 3] [4 5 6 7] [8], each in one lane:
+  //   chunk 0: ((0 - 1) - 2) - 3 = -6; chunk 1: ((4 - 5) - 6) - 7 = -14; chunk 2: 8
+  //   row: ((100 - -6) - -14) - 8 = 112; fold1: (-6 - -14) - 8 = 0
+  ReductionOrder legal = small_order();
+  legal.striding = Striding::commutative;
+  Array r = run_in(legal, kFoldMinus, {array_of<I>(iota(9))})[0];
+  EXPECT_EQ(values_of<I>(r), std::vector<I>{112});
+  Array r1 = run_in(legal, kFold1Minus, {array_of<I>(iota(9))})[0];
+  EXPECT_EQ(values_of<I>(r1), std::vector<I>{0});
 }
 
 TEST(ReductionOrder, OddLaneCountsWaitALevel) {

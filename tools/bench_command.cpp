@@ -250,8 +250,7 @@ int bench_command(const Args& args) {
           row.verified = "oracle";
         } else {
           ElementCounts counts;
-          auto diff =
-              compare_with_oracle(program, inputs, oracle_in(actual.order), actual, &counts);
+          auto diff = compare_with_oracle(program, inputs, oracles, actual, &counts);
           row.verified = diff ? "NO: " + *diff : "yes";
           disagree = disagree || diff;
         }

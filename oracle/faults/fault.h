@@ -52,6 +52,9 @@ struct Fault {
   std::string example;     // a parameterless program the fault changes
   OrderFault order = {};   // may be empty: runs the declared order
   ErrorFault error = {};   // may be empty: errors unchanged
+  // Whether the engine declares the order it runs (an illegal order the
+  // oracle must refuse), rather than the one it was asked for.
+  bool declares_its_order = false;
   // The order the example must be compiled with for the fault to show
   // (the faults of declared orders need chunks the example reaches).
   ReductionOrder example_order = ReductionOrder::blocked();

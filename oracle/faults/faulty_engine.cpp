@@ -77,7 +77,7 @@ public:
     auto original = graph_->compile(program, options);
     auto exe = std::make_unique<FaultyExecutable>(std::move(rewritten), std::move(inner),
                                                   std::move(original), fault_);
-    exe->declare(options.order);
+    exe->declare(active && fault_.declares_its_order ? run.order : options.order);
     return exe;
   }
 

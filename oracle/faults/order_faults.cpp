@@ -93,6 +93,28 @@ void add_order_faults(std::vector<Fault>& out) {
   chunks.example_order = ReductionOrder::small();
   out.push_back(chunks);
 
+  // Declared and run: strided lanes for a function that does not commute
+  // (the engines' tree before docs/language.md "Legal orders"). Replay
+  // agrees with it; the oracle's judgement of the order does not.
+  Fault strided{"strided_lanes_for_any_function",
+                "the engine folds the chunks of every fold and scan in strided lanes, also for a "
+                "function that does not commute (forward fill: the last non-zero), and declares "
+                "it",
+                {},
+                {},
+                {},
+                false,
+                "(program () (fold (lambda ((a i64) (b i64)) (if (== b 0) a b)) 0 "
+                "(use (array i64 (4) 0 2 1 0))))"};
+  strided.order = [](const ReductionOrder& declared) {
+    ReductionOrder run = declared;
+    run.striding = Striding::every_function;
+    return run;
+  };
+  strided.declares_its_order = true;
+  strided.example_order = ReductionOrder::small();
+  out.push_back(strided);
+
   out.push_back({"float_permute_reordered",
                  "a `permute` of floats combines its sources in reverse source order (a parallel "
                  "scatter whose order is not the declared one)",
