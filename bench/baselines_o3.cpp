@@ -70,6 +70,14 @@ void o3_scan_i32(const std::vector<Array>& in, std::vector<Array>& out) {
     r[i] = int32_t(s += uint32_t(x[i]));
 }
 
+void o3_fill_i32(const std::vector<Array>& in, std::vector<Array>& out) {
+  const int32_t* x = i32(in[0]);
+  int32_t* r = i32(out[0]);
+  int32_t last = 0;
+  for (int64_t i = 0, n = in[0].size(); i < n; ++i)
+    r[i] = last = (i == 0 || x[i] != 0) ? x[i] : last;
+}
+
 void o3_histogram(const std::vector<Array>& in, std::vector<Array>& out) {
   const int32_t* k = i32(in[0]);
   int32_t* bins = i32(out[0]);

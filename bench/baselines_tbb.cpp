@@ -122,6 +122,11 @@ void STRATA_TBB_BASELINE(scan_i32)(const std::vector<Array>& in, std::vector<Arr
                           [](int32_t a, int32_t b) { return int32_t(uint32_t(a) + uint32_t(b)); });
 }
 
+void STRATA_TBB_BASELINE(fill_i32)(const std::vector<Array>& in, std::vector<Array>& out) {
+  parallel_inclusive_scan(i32(in[0]), i32(out[0]), in[0].size(),
+                          [](int32_t a, int32_t b) { return b != 0 ? b : a; });
+}
+
 void STRATA_TBB_BASELINE(histogram)(const std::vector<Array>& in, std::vector<Array>& out) {
   using Bins = std::array<int32_t, 256>;
   const int32_t* k = i32(in[0]);

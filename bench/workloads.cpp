@@ -73,6 +73,12 @@ const char* kScanF32 = R"((program ((xs (array f32 1)))
   (scanl1 (lambda ((a f32) (b f32)) (+ a b)) xs))
 )";
 
+// Forward fill, the last non-zero so far: associative, not commutative, so
+// its chunks run in one lane (docs/language.md, "Legal orders").
+const char* kFillI32 = R"((program ((xs (array i32 1)))
+  (scanl1 (lambda ((a i32) (b i32)) (if (== b 0i32) a b)) xs))
+)";
+
 const char* kHistogram = R"((program ((keys (array i32 1)))
   (permute (lambda ((new i32) (old i32)) (+ new old))
            (fill (ix 256) 0i32)
@@ -171,6 +177,13 @@ std::vector<Workload> make_workloads() {
                [](int64_t n) { return std::vector{zeros_i32({n})}; },
                [](int64_t n) { return double(n); }, [](int64_t n) { return 8.0 * double(n); }, 0,
                o3_scan_i32, tbb_scan_i32});
+  w.push_back(
+      {"fill_i32",
+       "forward fill (scanl1 of the last non-zero: not commutative), 2^24 i32, "
+       "a quarter zeros",
+       true, 16 * M, M, 1000, text(kFillI32), [](int64_t n) { return std::vector{modv(n, 20, 4)}; },
+       [](int64_t n) { return std::vector{zeros_i32({n})}; }, [](int64_t n) { return double(n); },
+       [](int64_t n) { return 8.0 * double(n); }, 0, o3_fill_i32, tbb_fill_i32});
   w.push_back({"histogram", "2^24 keys into 256 i32 bins (permute +)", true, 16 * M, M, 1000,
                text(kHistogram), [](int64_t n) { return std::vector{modv(n, 9, 256)}; },
                [](int64_t) { return std::vector{zeros_i32({256})}; },

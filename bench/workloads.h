@@ -60,7 +60,8 @@ std::vector<NamedProgram> compile_bench_programs();
   X(mapchain)                                                                                      \
   X(sum_i32)                                                                                       \
   X(scan_f32)                                                                                      \
-  X(scan_i32) X(histogram) X(mandelbrot) X(blackscholes) X(matmul) X(stencil) X(nbody) X(awhile)
+  X(scan_i32)                                                                                      \
+  X(fill_i32) X(histogram) X(mandelbrot) X(blackscholes) X(matmul) X(stencil) X(nbody) X(awhile)
 #define STRATA_BENCH_DECLARE(w)                                                                    \
   void o3_##w(const std::vector<Array>& in, std::vector<Array>& out);                              \
   void tbb_##w(const std::vector<Array>& in, std::vector<Array>& out);                             \

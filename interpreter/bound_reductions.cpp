@@ -152,7 +152,7 @@ BArrays BoundEvaluator::ev(const ac::Scan& s, const Acc& a) {
   auto ops = freedoms_.any_order ? componentwise_ops(s.f) : std::nullopt;
   int lanes = chunk_lanes(freedoms_.order, elem, s.f);
   for (int64_t row = 0; row < rows; ++row) {
-    // As the interpreter's scan_row: positions q in scan order (core/scan_layout.h).
+    // As the interpreter's scan: positions q in scan order (core/scan_layout.h).
     int64_t in = row * n, o = row * m;
     auto x = [&](int64_t q) { return read_element(src, in + scan_element(s.kind, n, q)); };
     auto combine = [&](BValue acc, BValue v) {

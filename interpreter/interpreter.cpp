@@ -422,15 +422,29 @@ private:
     // before any element (docs/language.md, Errors).
     Value seed = f.seed && out.size() > 0 ? eval(*f.seed) : Value();
     if (!f.seed && n == 0 && out.size() > 0) throw fold1_empty_row(src.shape(), a.loc);
-    int lanes = chunk_lanes(options_.order, src.elem_type(), f.f);
+    const ReductionOrder& order = options_.order;
+    int lanes = chunk_lanes(order, src.elem_type(), f.f);
+    std::optional<Value> from = f.seed ? std::optional<Value>(seed) : std::nullopt;
+    auto combine = [&](Value acc, Value v) { return apply(f.f, std::move(acc), std::move(v)); };
+    auto row_of = [&](int64_t row) {
+      return [&src, base = row * n](int64_t j) { return read_element(src, base + j); };
+    };
+    if (int64_t chunks = fold_chunks(order, n)) {
+      // Chunked rows in phases (interpreter/ordered_reductions.h): every
+      // row's chunk totals, then each row's totals combined.
+      std::vector<std::vector<Value>> totals(size_t(out.size()));
+      for_each_element(a, outer, out.size(), [&](int64_t row) {
+        auto x = row_of(row);
+        totals[size_t(row)] =
+            row_chunk_totals<Value>(n, order.fold_chunk, chunks, lanes, x, combine);
+      });
+      for_each_element(a, outer, out.size(), [&](int64_t row) {
+        write_element(out, row, fold_totals<Value>(from, std::move(totals[size_t(row)]), combine));
+      });
+      return Arrays::single(out);
+    }
     for_each_element(a, outer, out.size(), [&](int64_t row) {
-      int64_t base = row * n;
-      auto x = [&](int64_t j) { return read_element(src, base + j); };
-      auto combine = [&](Value acc, Value v) { return apply(f.f, std::move(acc), std::move(v)); };
-      write_element(out, row,
-                    fold_row<Value>(options_.order, lanes, n,
-                                    f.seed ? std::optional<Value>(seed) : std::nullopt, x,
-                                    combine));
+      write_element(out, row, fold_row<Value>(order, lanes, n, from, row_of(row), combine));
     });
     return Arrays::single(out);
   }
@@ -467,34 +481,56 @@ private:
     Type elem = src.elem_type();
     Array out = allocate(a, elem, with_inner(outer, scan_output_extent(s.kind, n)));
     Array totals = s.kind == ScanKind::ScanlPrime ? allocate(a, elem, outer) : Array();
-    for_each_element(
-        a, outer, rows, [&](int64_t row) { scan_row(s, src, n, row, seed, out, totals); }, "row");
-    if (s.kind == ScanKind::ScanlPrime)
-      return Arrays::tuple({Arrays::single(out), Arrays::single(totals)});
-    return Arrays::single(out);
-  }
-
-  // One row of a scan: positions q run in scan order (core/scan_layout.h:
-  // a right scan is a left scan over the row read backwards, combining
-  // (f x acc)), each accumulator written where the scan kind puts it.
-  void scan_row(const ac::Scan& s, const Array& src, int64_t n, int64_t row, const Value& seed,
-                Array& out, Array& totals) {
-    int64_t in = row * n, o = row * scan_output_extent(s.kind, n);
-    bool right = scans_from_the_right(s.kind), seeded = scan_is_seeded(s.kind);
-    auto x = [&](int64_t q) { return read_element(src, in + scan_element(s.kind, n, q)); };
+    // Positions q run in scan order (core/scan_layout.h: a right scan is a
+    // left scan over the row read backwards, combining (f x acc)).
+    bool right = scans_from_the_right(s.kind);
     auto combine = [&](Value acc, Value v) {
       return right ? apply(s.f, std::move(v), std::move(acc))
                    : apply(s.f, std::move(acc), std::move(v));
     };
-    if (int64_t i = scan_seed_output(s.kind, n); i >= 0) write_element(out, o + i, seed);
-    std::optional<Value> last =
-        strata::scan_row<Value>(options_.order, chunk_lanes(options_.order, src.elem_type(), s.f),
-                                n, seeded ? std::optional<Value>(seed) : std::nullopt, x, combine,
-                                [&](int64_t q, const Value& acc) {
-                                  if (int64_t i = scan_output_after(s.kind, n, q); i >= 0)
-                                    write_element(out, o + i, acc);
-                                });
-    if (s.kind == ac::ScanKind::ScanlPrime) write_element(totals, row, *last);
+    auto row_of = [&](int64_t row) {
+      return [&src, &s, n, base = row * n](int64_t q) {
+        return read_element(src, base + scan_element(s.kind, n, q));
+      };
+    };
+    // Each row's carries: the seed alone, or for chunked rows, in phases
+    // (interpreter/ordered_reductions.h), every row's chunk totals, then
+    // every row's carries; then every row is scanned from them.
+    const ReductionOrder& order = options_.order;
+    std::optional<Value> from = scan_is_seeded(s.kind) ? std::optional<Value>(seed) : std::nullopt;
+    std::vector<std::vector<std::optional<Value>>> carries(size_t(rows), {from});
+    if (int64_t count = scan_totals(order, n)) {
+      int lanes = chunk_lanes(order, elem, s.f);
+      std::vector<std::vector<Value>> totals_of(static_cast<size_t>(rows));
+      auto phase = [&](auto&& body) { for_each_element(a, outer, rows, body, "row"); };
+      phase([&](int64_t row) {
+        auto x = row_of(row);
+        totals_of[size_t(row)] =
+            row_chunk_totals<Value>(n, order.scan_chunk, count, lanes, x, combine);
+      });
+      phase([&](int64_t row) {
+        carries[size_t(row)] =
+            scan_carries<Value>(from, std::move(totals_of[size_t(row)]), combine);
+      });
+    }
+    int64_t chunk = order.scan_chunked(n) ? order.scan_chunk : std::max<int64_t>(n, 1);
+    for_each_element(
+        a, outer, rows,
+        [&](int64_t row) {
+          int64_t o = row * scan_output_extent(s.kind, n);
+          if (int64_t i = scan_seed_output(s.kind, n); i >= 0) write_element(out, o + i, seed);
+          auto x = row_of(row);
+          auto emit = [&](int64_t q, const Value& acc) {
+            if (int64_t i = scan_output_after(s.kind, n, q); i >= 0) write_element(out, o + i, acc);
+          };
+          std::optional<Value> last =
+              scan_chunks<Value>(n, chunk, std::move(carries[size_t(row)]), x, combine, emit);
+          if (s.kind == ScanKind::ScanlPrime) write_element(totals, row, *last);
+        },
+        "row");
+    if (s.kind == ScanKind::ScanlPrime)
+      return Arrays::tuple({Arrays::single(out), Arrays::single(totals)});
+    return Arrays::single(out);
   }
 
   Arrays ev(const ac::Permute& p, const Acc& a) {
