@@ -54,7 +54,7 @@
 // left to right). `striding` records that rule as data; `every_function`
 // (strided lanes whatever the function) is illegal for a function that does
 // not commute, and the oracle refuses it before comparing anything
-// (oracle/order_judge.h). Only the seeded fault `strided_lanes_for_any_function`
+// (oracle/order_judge.h). Only the seeded fault `strided_lanes_any_function`
 // declares it.
 //
 // Exactly associative and commutative combiners (integer wrapping + * min

@@ -96,7 +96,7 @@ void add_order_faults(std::vector<Fault>& out) {
   // Declared and run: strided lanes for a function that does not commute
   // (the engines' tree before docs/language.md "Legal orders"). Replay
   // agrees with it; the oracle's judgement of the order does not.
-  Fault strided{"strided_lanes_for_any_function",
+  Fault strided{"strided_lanes_any_function",
                 "the engine folds the chunks of every fold and scan in strided lanes, also for a "
                 "function that does not commute (forward fill: the last non-zero), and declares "
                 "it",
