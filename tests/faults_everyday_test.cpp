@@ -25,6 +25,7 @@ DiffReport check_with(const char* fault, const char* text, bool fusion) {
   EXPECT_NE(e, nullptr) << fault;
   CompileOptions options;
   options.fusion = fusion;
+  options.order = faults::find_fault(fault)->example_order; // the chunks its bug needs
   return differential_check(p, {}, *e, options);
 }
 
@@ -43,6 +44,11 @@ const Case kCaught[] = {
      "(program () (scanlseg max -100 (use (array i64 (4) 5 1 2 9)) (use (array i64 (2) 2 2))))"},
     {"segscan_head_one_late", "(program () (scanrseg * 1 (use (array i64 (2 4) 1 2 3 4 5 6 7 8)) "
                               "(use (array i64 (2) 2 2))))"},
+    // In the small order: scans of 3 elements or more, in chunks of 3.
+    {"segscan_restart_chunk_late",
+     "(program () (scanl1seg + (use (array i64 (4) 1 2 3 4)) (use (array i64 (2) 1 3))))"},
+    {"segscan_restart_chunk_late",
+     "(program () (scanr1seg + (use (array i64 (5) 1 2 3 4 5)) (use (array i64 (2) 3 2))))"},
     {"stencil2_first_shape",
      "(program () (stencil2 (3) clamp (3) mirror (lambda (p q) (+ (at p 0) (at q 1))) "
      "(use (array f64 (5) 1 2 3 4 5)) (use (array f64 (3) 10 20 30))))"},
@@ -74,6 +80,11 @@ const Case kQuiet[] = {
      "(program () (filter (lambda (x) (> x 10)) (use (array i64 (4) 1 2 3 4))))"},
     {"segscan_head_one_late",
      "(program () (scanl1seg + (use (array i64 (3) 1 2 3)) (use (array i64 (3) 1 1 1))))"},
+    // Segments that start at chunk edges; a row too short to be chunked.
+    {"segscan_restart_chunk_late",
+     "(program () (scanl1seg + (use (array i64 (6) 1 2 3 4 5 6)) (use (array i64 (2) 3 3))))"},
+    {"segscan_restart_chunk_late",
+     "(program () (scanl1seg + (use (array i64 (2) 1 2)) (use (array i64 (2) 1 1))))"},
     {"stencil2_first_shape",
      "(program () (stencil2 (3) clamp (3) mirror (lambda (p q) (+ (at p 0) (at q 1))) "
      "(use (array f64 (3) 1 2 3)) (use (array f64 (3) 10 20 30))))"},

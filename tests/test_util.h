@@ -58,7 +58,7 @@ inline Array run1(std::string_view text, const std::vector<Array>& inputs = {}) 
 }
 
 // True in the AddressSanitizer + UBSan build (scripts/test --sanitize). Its
-// instrumented code, mostly at -O0, runs several times slower than the
+// instrumented code (-O1) runs several times slower than the
 // optimised build, so a test whose cost is the size of its work (long rows, many
 // generated programs, every example) runs a smaller amount of the same work
 // there: the same code paths under the sanitizers; the optimised build runs

@@ -26,6 +26,9 @@ namespace strata::faults {
 // Fresh variable names for rewrite templates (`_f0`, `_f1`, ...: the
 // generator and users never start a name with `_f` followed by a digit).
 struct RewriteContext {
+  // The order the engine was asked to run: a fault in a chunked reduction
+  // (segmented_restart_chunk_late) uses its chunks.
+  ReductionOrder order = ReductionOrder::blocked();
   int counter = 0;
   std::string fresh() { return "_f" + std::to_string(counter++); }
 };
@@ -65,8 +68,10 @@ const std::vector<Fault>& all_faults();
 // The fault of that name, or nullptr.
 const Fault* find_fault(const std::string& name);
 
-// The program with the fault applied: a fresh, type-checked copy.
-Program apply_fault(const Fault& fault, const Program& program);
+// The program with the fault applied for an engine asked to run `order`: a
+// fresh, type-checked copy.
+Program apply_fault(const Fault& fault, const Program& program,
+                    const ReductionOrder& order = ReductionOrder::blocked());
 
 // Helpers for rewrite templates (rewrite.cpp).
 std::string text(const Exp& e);           // print_exp on one line

@@ -63,7 +63,7 @@ public:
     std::unique_ptr<Program> rewritten;
     if (active) {
       try {
-        rewritten = std::make_unique<Program>(apply_fault(fault_, program));
+        rewritten = std::make_unique<Program>(apply_fault(fault_, program, options.order));
       } catch (const Error& e) {
         // Not a strata::Error: a broken fault must not pass for a caught one.
         throw std::logic_error("fault " + fault_.name + " made an invalid program: " + e.what());

@@ -3,9 +3,9 @@
 // colliding writes and the `ignore` target.
 #include <utility>
 
+#include "core/ir_walk.h"
 #include "core/parser.h"
 #include "oracle/faults/catalog.h"
-#include "core/ir_walk.h"
 
 namespace strata::faults {
 
@@ -22,6 +22,29 @@ void add_reduction_faults(std::vector<Fault>& out) {
                  {},
                  false,
                  "(program () (fold (lambda ((a i64) (b i64)) a) 7 (use (array i64 (3) 1 2 3))))"});
+
+  out.push_back(
+      {"mpi_partials_out_of_order",
+       "`fold`/`fold1` of rows split between two ranks combine the second rank's "
+       "partial first (the row's second half, then its first half)",
+       {},
+       [](Acc& a, RewriteContext& c) -> std::optional<std::string> {
+         auto* f = std::get_if<ac::Fold>(&a.node);
+         if (!f) return {};
+         int r = f->a->type.rank();
+         std::string t = c.fresh(), i = c.fresh(), rr = std::to_string(r - 1);
+         std::string n = "(proj " + rr + " (shape " + t + "))";
+         std::string from_second_half = index_with_last(
+             i, r, "(rem (+ (proj " + rr + " " + i + ") (quot " + n + " 2)) (max " + n + " 1))");
+         std::string seed = f->seed ? " " + text(*f->seed) : "";
+         return "(alet ((" + t + " " + text(*f->a) + ")) (" + (f->seed ? "fold " : "fold1 ") +
+                lambda_text(f->f) + seed + " (backpermute (shape " + t + ") (lambda ((" + i +
+                " (ix " + std::to_string(r) + "))) " + from_second_half + ") " + t + ")))";
+       },
+       {},
+       false,
+       "(program () (fold (lambda ((a i64) (b i64)) (if (== b 0) a b)) 0 "
+       "(use (array i64 (4) 1 0 2 0))))"});
 
   out.push_back({"fold_seed_twice",
                  "`fold` combines the seed into the result twice (once per partial result of a "

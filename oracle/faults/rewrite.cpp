@@ -10,7 +10,7 @@
 
 namespace strata::faults {
 
-Program apply_fault(const Fault& fault, const Program& program) {
+Program apply_fault(const Fault& fault, const Program& program, const ReductionOrder& order) {
   // A deep copy, not the program printed and parsed again: positions, the
   // calls an error happened in and the forms a bounds error names (those of
   // the everyday forms' expansions) stay the user's, so that a fault changes
@@ -22,6 +22,7 @@ Program apply_fault(const Fault& fault, const Program& program) {
   copy.body = clone_at(program.body, nullptr);
   copy.loc = program.loc;
   RewriteContext ctx;
+  ctx.order = order;
   std::function<void(Exp&)> on_exp;
   std::function<void(Acc&)> on_acc;
   on_exp = [&](Exp& e) {

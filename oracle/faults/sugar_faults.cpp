@@ -50,6 +50,42 @@ std::optional<std::string> segment_edge_late(Acc& a, RewriteContext& c) {
   return std::nullopt;
 }
 
+// A segment's restart one chunk late: in a row the engine cuts into chunks
+// (a scan of at least scan_chunked_from elements), a segment that starts
+// inside a chunk restarts only at the next chunk's first element, as when a
+// chunk's carry is applied past the flag. A right scan counts its chunks from
+// the row's end. Each edge `_sg/e` moves to that element (out of the row: no
+// restart at all).
+std::optional<std::string> segment_restart_chunk_late(Acc& a, RewriteContext& c) {
+  auto* l = std::get_if<ac::Alet>(&a.node);
+  if (!l || c.order.scan_chunked_from == 0 || l->bindings.empty() || l->bindings[0].name != "_sg/a")
+    return {};
+  int r = l->bindings[0].value->type.rank();
+  std::string n = "(proj " + std::to_string(r - 1) + " (shape _sg/a))";
+  std::string from = std::to_string(c.order.scan_chunked_from);
+  std::string chunk = std::to_string(c.order.scan_chunk);
+  auto late = [&](const std::string& y) { // y rounded up to a multiple of the chunk
+    return "(* (+ (quot " + y + " " + chunk + ") 1) " + chunk + ")";
+  };
+  for (ac::Binding& b : l->bindings) {
+    if (b.name != "_sg/e") continue;
+    auto* edges = std::get_if<ac::FoldSeg>(&b.value->node);
+    auto* pick = edges ? std::get_if<ex::PrimApp>(&edges->f.body->node) : nullptr;
+    if (!pick) return {};
+    bool left = pick->op == Prim::Min; // scanl1seg's first positions; scanr1seg's last ones
+    std::string x = c.fresh(), y = c.fresh();
+    std::string body = left ? "(if (and (>= " + n + " " + from + ") (and (< " + x + " " + n +
+                                  ") (/= (rem " + x + " " + chunk + ") 0))) " + late(x) + " " + x +
+                                  ")"
+                            : "(let ((" + y + " (- (- " + n + " 1) " + x + "))) (if (and (>= " + n +
+                                  " " + from + ") (and (>= " + x + " 0) (/= (rem " + y + " " +
+                                  chunk + ") 0))) (- (- " + n + " 1) " + late(y) + ") " + x + "))";
+    b.value = parse_acc("(map (lambda ((" + x + " i64)) " + body + ") " + text(*b.value) + ")",
+                        "faulty.strata");
+  }
+  return std::nullopt;
+}
+
 // stencil2's result has the intersection of both shapes; the bug launches it
 // over the first array's shape, reading the second through its boundary past
 // its edge.
@@ -107,6 +143,18 @@ void add_sugar_faults(std::vector<Fault>& out) {
                  false,
                  "(program () (scanl1seg + (use (array i64 (4) 1 2 3 4)) "
                  "(use (array i64 (2) 2 2))))"});
+
+  Fault late{"segscan_restart_chunk_late",
+             "segmented scans restart a segment that begins inside a chunk only at the next "
+             "chunk (a chunk's carry applied past the segment's flag)",
+             {},
+             segment_restart_chunk_late,
+             {},
+             false,
+             "(program () (scanl1seg + (use (array i64 (4) 1 2 3 4)) "
+             "(use (array i64 (2) 1 3))))"};
+  late.example_order = ReductionOrder::small();
+  out.push_back(late);
 
   out.push_back({"stencil2_first_shape",
                  "`stencil2` has the first array's shape instead of the intersection of both "

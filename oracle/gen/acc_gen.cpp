@@ -52,7 +52,8 @@ std::string Builder::acc(const Type& elem, int rank, int depth) {
                        1,
                        rank == 0 ? 2 : 0,
                        5,
-                       1})) {
+                       1,
+                       scalar && is_integral(elem.scalar_kind()) ? 2 : 0})) {
   case 1: {
     Type from = elem_type();
     std::string a = acc(from, rank, d);
@@ -91,6 +92,7 @@ std::string Builder::acc(const Type& elem, int rank, int depth) {
   case 18: return "(unit " + top_exp(elem, lim_.exp_depth) + ")";
   case 19: return sugar(elem, rank, d);
   case 20: return define_acc(elem, rank, d);
+  case 21: return monoid_reduction(elem, rank, d);
   default: return acc_leaf(elem, rank);
   }
 }
@@ -135,8 +137,11 @@ std::string Builder::extent_exp() {
     if (a.type.rank() > 0) shaped.push_back(&a);
   switch (c_.weighted({10, shaped.empty() ? 0 : 3, 1, c_.chance(lim_.error_percent) ? 1 : 0})) {
   case 1: {
+    // At most 4, as drawn extents are: a long row's extent (shape_exp) must not
+    // become every extent of a new array of rank 2 or 3.
     const Named* a = shaped[size_t(c_.below(int(shaped.size())))];
-    return "(proj " + std::to_string(c_.below(a->type.rank())) + " (shape " + a->name + "))";
+    return "(min (proj " + std::to_string(c_.below(a->type.rank())) + " (shape " + a->name +
+           ")) 4)";
   }
   case 2: return "0";
   case 3: return c_.chance(50) ? "-1" : std::to_string(c_.range(1, 4)); // -1: a shape error
@@ -147,6 +152,11 @@ std::string Builder::extent_exp() {
 std::string Builder::shape_exp(int rank) {
   for (const Named& a : arrays_)
     if (a.type.rank() == rank && c_.chance(15)) return "(shape " + a.name + ")";
+  // Rows of several chunks of the small order (chunks of 3 and 4 elements), and
+  // rows past the blocked order's thresholds (folds chunked from 32768 elements,
+  // scans from 65536), so that their chunks, lanes and carries are compared too.
+  if (rank == 1 && c_.chance(10)) return "(ix " + std::to_string(c_.range(5, 40)) + ")";
+  if (rank == 1 && c_.chance(1)) return c_.below(2) ? "(ix 32769)" : "(ix 65537)";
   std::string text = "(ix";
   for (int k = 0; k < rank; ++k)
     text += " " + extent_exp();

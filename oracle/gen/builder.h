@@ -15,7 +15,10 @@
 // fraction of programs, since errors are compared too. Reductions use only
 // associative operators: + * min max band bor bxor and the non-commutative
 // first/last non-zero on integers (not for permute, whose combiner must
-// commute), and or on bools, + min max on floats.
+// commute), and or on bools, + min max on floats; integers are also reduced
+// in monoids that do not commute (monoid_reduction). A rank-1 shape is
+// sometimes several chunks of the small order long (5-40 elements), and one in
+// a hundred is longer than every threshold of the blocked order.
 #pragma once
 
 #include <string>
@@ -77,6 +80,10 @@ public:
   // An associative combining function on k; `commutative` (permute's
   // combiners) excludes the non-commutative ones (first/last non-zero).
   std::string reduction_op(ScalarKind k, bool commutative = false);
+  // A fold, scan or segmented reduction of integers lifted into a monoid that
+  // does not commute (affine maps, 2x2 matrices, the first maximum with its
+  // position, the segmented sum), projected back (monoid_gen.cpp).
+  std::string monoid_reduction(const Type& elem, int rank, int depth);
 
   std::string fresh(const char* prefix) { return prefix + std::to_string(counter_++); }
   // The `define`s and `adefine`s the program's calls need, in order.

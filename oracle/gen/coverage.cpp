@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <variant>
 
+#include "core/combiner.h"
 #include "core/ir_walk.h"
 #include "core/overload.h"
 #include "core/sugar.h"
@@ -52,6 +53,17 @@ std::set<std::string> features(Program& p) {
     if (const auto* s = std::get_if<ac::Slice>(&a.node))
       for (const auto& item : s->spec)
         out.insert(item.is_all() ? "spec:all" : "spec:extent");
+    // Reductions whose function does not commute: engines must run them in
+    // contiguous runs (docs/language.md, Legal orders), and over tuples.
+    auto reduced_by = [&](const Lambda& f, const Acc& input) {
+      if (commutes(f)) return;
+      out.insert("combiner:non-commutative");
+      if (input.type.is_array() && input.type.elem().is_tuple())
+        out.insert("combiner:non-commutative-tuple");
+    };
+    if (const auto* f = std::get_if<ac::Fold>(&a.node)) reduced_by(f->f, *f->a);
+    if (const auto* s = std::get_if<ac::Scan>(&a.node)) reduced_by(s->f, *s->a);
+    if (const auto* s = std::get_if<ac::FoldSeg>(&a.node)) reduced_by(s->f, *s->a);
     if (a.type.is_array()) {
       out.insert("rank:" + std::to_string(a.type.rank()));
       add_type(out, a.type.elem());
@@ -140,6 +152,8 @@ std::vector<std::string> required_features() {
     keys.push_back("sugar:" + std::string(f));
   for (const char* f : {"fn:define", "fn:adefine", "fn:let", "fn:by-name", "param:inferred"})
     keys.push_back(f);
+  keys.push_back("combiner:non-commutative");
+  keys.push_back("combiner:non-commutative-tuple");
   return keys;
 }
 

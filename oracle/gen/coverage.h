@@ -16,7 +16,8 @@
 namespace strata::gen {
 
 // Keys look like "exp:let", "acc:scanl'", "prim:popcount", "boundary:mirror",
-// "type:f32", "rank:3", "spec:all".
+// "type:f32", "rank:3", "spec:all", "combiner:non-commutative" (a fold or scan
+// whose function does not provably commute; "-tuple" over tuples).
 std::set<std::string> features(Program& p);
 // What the text wrote before checking expanded it: "sugar:take", "fn:define",
 // "fn:adefine", "fn:let" (a let-bound function), "fn:by-name" (a primitive

@@ -4,6 +4,7 @@
 // an error left in on purpose now and then).
 #include <algorithm>
 
+#include "core/scalar.h"
 #include "oracle/gen/builder.h"
 
 namespace strata::gen {
@@ -11,6 +12,13 @@ namespace {
 
 const Type kI64 = Type::scalar(ScalarKind::I64);
 const Type kBool = Type::scalar(ScalarKind::Bool);
+
+// A bool array as one of `elem` (a scalar type): true is 1, false 0.
+std::string as_elem(const std::string& bools, const Type& elem) {
+  if (elem.is_scalar(ScalarKind::Bool)) return bools;
+  std::string t(scalar_name(elem.scalar_kind()));
+  return "(map (lambda ((q bool)) (if q (cast " + t + " 1) (cast " + t + " 0))) " + bools + ")";
+}
 
 bool numeric(const Type& t) {
   return t.is_scalar() && !t.is_scalar(ScalarKind::Bool);
@@ -31,7 +39,6 @@ std::string Builder::segments(const std::string& n) {
 std::string Builder::sugar(const Type& elem, int rank, int depth) {
   bool scalar = elem.is_scalar();
   bool num = numeric(elem);
-  bool boolean = elem.is_scalar(ScalarKind::Bool);
   bool i64 = elem.is_scalar(ScalarKind::I64);
   int d = depth;
   switch (c_.weighted({rank >= 1 ? 3 : 0,
@@ -42,8 +49,8 @@ std::string Builder::sugar(const Type& elem, int rank, int depth) {
                        3,
                        rank == 0 && num ? 3 : 0,
                        rank == 0 && num ? 2 : 0,
-                       rank == 0 && boolean ? 2 : 0,
-                       rank == 0 && boolean ? 2 : 0,
+                       rank == 0 && scalar ? 2 : 0,
+                       rank == 0 && scalar ? 2 : 0,
                        i64 && rank == 1 ? 4 : 0,
                        num ? 1 : 0,
                        scalar && rank >= 1 ? 2 : 0,
@@ -87,12 +94,14 @@ std::string Builder::sugar(const Type& elem, int rank, int depth) {
   }
   case 8: {
     const char* form = c_.below(2) ? "and" : "or";
-    return std::string("(") + form + " " + acc(kBool, this->rank(), d) + ")";
+    return as_elem(std::string("(") + form + " " + acc(kBool, this->rank(), d) + ")", elem);
   }
   case 9: {
     Type from = elem_type();
-    return std::string(c_.below(2) ? "(any " : "(all ") + lambda({from}, kBool, lim_.exp_depth) +
-           " " + acc(from, this->rank(), d) + ")";
+    return as_elem(std::string(c_.below(2) ? "(any " : "(all ") +
+                       lambda({from}, kBool, lim_.exp_depth) + " " + acc(from, this->rank(), d) +
+                       ")",
+                   elem);
   }
   case 10: return "(iota " + extent_exp() + ")";
   case 11: {
