@@ -16,6 +16,7 @@
 #include "cache/kernel_cache.h"
 #include "cache/setting.h"
 #include "cache/sha1_hex.h"
+#include "core/environment.h"
 
 namespace strata::cache {
 namespace fs = std::filesystem;
@@ -77,10 +78,10 @@ bool read_whole_file(const fs::path& path, std::vector<char>& bytes) {
 
 DiskOptions disk_options_from_environment() {
   DiskOptions o;
-  if (const char* off = std::getenv("STRATA_CACHE"))
-    if (std::strcmp(off, "off") == 0 || std::strcmp(off, "0") == 0) o.enabled = false;
-  if (const char* dir = std::getenv("STRATA_CACHE_DIR"); dir && *dir)
-    o.dir = dir;
+  if (auto on = environment_word("STRATA_CACHE"); on && (*on == "off" || *on == "0"))
+    o.enabled = false;
+  if (auto dir = environment_dir("STRATA_CACHE_DIR"))
+    o.dir = *dir;
   else if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
     o.dir = fs::path(xdg) / "strata";
   else if (const char* home = std::getenv("HOME"); home && *home)

@@ -1,27 +1,21 @@
 #include "cache/setting.h"
 
-#include <cctype>
-#include <cerrno>
-#include <cstdlib>
 #include <limits>
 #include <string>
 
 #include "cache/memory_lru.h"
+#include "core/environment.h"
 #include "core/error.h"
 
 namespace strata::cache {
 
 std::optional<uint64_t> number_setting(const char* name, uint64_t unit) {
-  const char* text = std::getenv(name);
-  if (!text || !*text) return std::nullopt;
-  char* end = nullptr;
-  errno = 0;
-  unsigned long long n =
-      std::isdigit(static_cast<unsigned char>(*text)) ? std::strtoull(text, &end, 10) : 0;
-  if (!end || *end != '\0' || errno == ERANGE || n > std::numeric_limits<uint64_t>::max() / unit)
+  std::optional<uint64_t> n = environment_count(name);
+  if (n && *n > std::numeric_limits<uint64_t>::max() / unit)
     throw Error(ErrorKind::Usage,
-                std::string(name) + "=" + text + ": expected a non-negative whole number");
-  return uint64_t(n) * unit;
+                std::string(name) + "=" + std::to_string(*n) + ": too large for its unit");
+  if (n) *n *= unit;
+  return n;
 }
 
 MemoryLimits memory_limits_from_environment() {

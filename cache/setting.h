@@ -6,9 +6,9 @@
 
 namespace strata::cache {
 
-// The value of environment variable `name` as a non-negative decimal number
-// times `unit`; nullopt when unset or empty. Anything else (signs, suffixes,
-// overflow) is a usage error naming the variable and the value.
+// The value of environment variable `name` (a Count of core/environment.h's
+// table) times `unit`; nullopt when unset or empty. Anything else (signs,
+// suffixes, overflow) is a usage error naming the variable and the value.
 std::optional<uint64_t> number_setting(const char* name, uint64_t unit = 1);
 
 } // namespace strata::cache

@@ -6,6 +6,7 @@
 #include <new>
 #include <string>
 
+#include "core/environment.h"
 #include "core/error.h"
 
 namespace strata {
@@ -26,36 +27,6 @@ size_t mem_available() {
   return 0;
 }
 
-// "512M" -> 536870912; 0 when malformed.
-size_t parse_bytes(const char* text) {
-  char* end = nullptr;
-  unsigned long long v = std::strtoull(text, &end, 10);
-  if (end == text) return 0;
-  size_t scale = 1;
-  switch (*end) {
-  case '\0': break;
-  case 'K':
-  case 'k':
-    scale = size_t(1) << 10;
-    ++end;
-    break;
-  case 'M':
-  case 'm':
-    scale = size_t(1) << 20;
-    ++end;
-    break;
-  case 'G':
-  case 'g':
-    scale = size_t(1) << 30;
-    ++end;
-    break;
-  default: return 0;
-  }
-  if (*end != '\0') return 0;
-  size_t bytes = 0;
-  return __builtin_mul_overflow(size_t(v), scale, &bytes) ? 0 : bytes;
-}
-
 std::string bytes_str(size_t bytes) {
   return std::to_string(bytes) + " bytes";
 }
@@ -66,8 +37,10 @@ size_t Buffer::live_bytes() {
 }
 
 size_t Buffer::memory_limit() {
-  if (const char* env = std::getenv("STRATA_MEMORY_LIMIT"); env && *env)
-    if (size_t limit = parse_bytes(env)) return limit;
+  // Read at every allocation (tests and long-lived processes change it); a
+  // malformed value is a usage error naming the variable (core/environment.h).
+  if (auto limit = environment_bytes("STRATA_MEMORY_LIMIT"))
+    return *limit > SIZE_MAX ? SIZE_MAX : size_t(*limit);
   static const size_t available = [] {
     size_t a = mem_available();
     return a ? a : SIZE_MAX;

@@ -23,6 +23,7 @@
 #include "cache/kernel_cache.h"
 #include "cache/memory_lru.h"
 #include "cache/tiered.h"
+#include "core/environment.h"
 #include "core/error.h"
 #include "jit/kernel_meta.h"
 #include "jit/key.h"
@@ -59,7 +60,7 @@ struct Backend {
   std::mutex mutex; // guards everything below but `queue` and `background`
   llvm::orc::JITTargetMachineBuilder jtmb;
   Pipeline pipeline;
-  TierMode tiers = parse_tier_mode(std::getenv("STRATA_JIT_TIERS"));
+  TierMode tiers = parse_tier_mode(environment_word("STRATA_JIT_TIERS").value_or("").c_str());
   std::string target; // target_description()
   LljitHost host;
   PartsCompiler parts;
@@ -219,8 +220,7 @@ TierMode parse_tier_mode(const char* value) {
   if (!value || !*value || std::string_view(value) == "tiered") return TierMode::Tiered;
   if (std::string_view(value) == "optimised") return TierMode::Optimised;
   if (std::string_view(value) == "quick") return TierMode::Quick;
-  throw Error(ErrorKind::Usage, std::string("STRATA_JIT_TIERS=") + value +
-                                    ": unknown tier mode (accepted: tiered, optimised, quick)");
+  throw unknown_environment_value("STRATA_JIT_TIERS", value);
 }
 
 TierMode active_tier_mode() {

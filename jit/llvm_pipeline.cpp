@@ -16,6 +16,8 @@
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Transforms/Utils/InjectTLIMappings.h>
 
+#include "core/environment.h"
+
 namespace strata::jit {
 namespace {
 
@@ -175,12 +177,12 @@ void use_libmvec(llvm::Module& m, llvm::TargetLibraryInfoImpl& tlii, bool avx512
 // debugging aid, never a reason to fail).
 void dump(const llvm::Module& m, const std::string& name, const char* suffix,
           const std::string& header = "") {
-  const char* dir = std::getenv("STRATA_JIT_DUMP");
-  if (!dir || !*dir) return;
+  std::optional<std::string> dir = environment_dir("STRATA_JIT_DUMP");
+  if (!dir) return;
   std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
+  std::filesystem::create_directories(*dir, ec);
   std::string file = name.empty() ? m.getModuleIdentifier() : name;
-  llvm::raw_fd_ostream os(std::string(dir) + "/" + file + suffix, ec);
+  llvm::raw_fd_ostream os(*dir + "/" + file + suffix, ec);
   if (ec) return;
   os << header;
   m.print(os, nullptr);
@@ -197,9 +199,8 @@ std::string llvm_error_text(llvm::Error e) {
 
 Pipeline Pipeline::from_environment() {
   Pipeline p;
-  p.veclib = parse_veclib(std::getenv("STRATA_JIT_VECLIB"));
-  const char* pipeline = std::getenv("STRATA_JIT_PIPELINE");
-  p.o3 = pipeline && std::string(pipeline) == "O3";
+  p.veclib = parse_veclib(environment_word("STRATA_JIT_VECLIB").value_or("").c_str());
+  p.o3 = environment_word("STRATA_JIT_PIPELINE") == "O3";
   std::string options = p.o3 ? "" : set_llvm_options();
   p.description = (p.o3 ? std::string("O3") : kernel_pipeline({})) + "; options" + options;
   return p;
@@ -246,7 +247,7 @@ void Pipeline::optimise(llvm::Module& m, llvm::TargetMachine& tm, Veclib veclib,
     mpm.addPass(pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3));
   else if (llvm::Error e = pb.parsePassPipeline(mpm, passes))
     throw Error(ErrorKind::Resource, "jit: pass pipeline: " + llvm_error_text(std::move(e)));
-  if (std::getenv("STRATA_JIT_DUMP"))
+  if (environment_dir("STRATA_JIT_DUMP"))
     dump(m, dump_name, ".in.ll",
          "; strata pipeline: " + passes +
              "\n; strata llvm options:" + (o3 ? std::string() : llvm_options_text()) +
@@ -296,8 +297,7 @@ std::vector<char> ObjectEmitter::emit(llvm::Module& m) {
 Veclib parse_veclib(const char* value) {
   if (!value || !*value || std::string_view(value) == "none") return Veclib::None;
   if (std::string_view(value) == "libmvec") return Veclib::Libmvec;
-  throw Error(ErrorKind::Usage, std::string("STRATA_JIT_VECLIB=") + value +
-                                    ": unknown vector math library (accepted: none, libmvec)");
+  throw unknown_environment_value("STRATA_JIT_VECLIB", value);
 }
 
 } // namespace strata::jit

@@ -13,6 +13,7 @@
 #include <llvm/TargetParser/Host.h>
 #include <llvm/TargetParser/Triple.h>
 
+#include "core/environment.h"
 #include "core/error.h"
 
 namespace strata::jit {
@@ -70,8 +71,8 @@ TargetCpu host_cpu() {
 }
 
 TargetCpu read_target_cpu() {
-  const char* named = std::getenv("STRATA_JIT_CPU");
-  if (named && *named) return named_cpu(named);
+  if (std::optional<std::string> named = environment_text("STRATA_JIT_CPU"))
+    return named_cpu(*named);
   TargetCpu t = host_cpu();
   return with_vector_bits(t, t.name);
 }

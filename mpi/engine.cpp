@@ -9,6 +9,7 @@
 #include <cstring>
 #include <thread>
 
+#include "core/environment.h"
 #include "fusion/fuse.h"
 #include "fusion/graph_run.h"
 #include "mpi/agree.h"
@@ -305,20 +306,8 @@ bool agree_with_rank0(bool mine, uint64_t where) {
 
 MpiOptions MpiOptions::from_environment() {
   MpiOptions o;
-  const char* v = std::getenv("STRATA_MPI_MIN_BLOCK_BYTES");
-  if (!v) return o;
-  std::string s = v;
-  size_t digits = std::min(s.find_first_not_of("0123456789"), s.size());
-  std::string suffix = s.substr(digits);
-  int shift = suffix.empty()  ? 0
-              : suffix == "K" ? 10
-              : suffix == "M" ? 20
-              : suffix == "G" ? 30
-                              : -1;
-  if (digits == 0 || shift < 0 || digits > 12)
-    throw Error(ErrorKind::Usage, "STRATA_MPI_MIN_BLOCK_BYTES=" + s +
-                                      ": expected a number of bytes (64K, 1M, 0, ...)");
-  o.min_block_bytes = std::stoll(s.substr(0, digits)) << shift;
+  if (auto bytes = environment_bytes("STRATA_MPI_MIN_BLOCK_BYTES"))
+    o.min_block_bytes = int64_t(std::min<uint64_t>(*bytes, INT64_MAX));
   return o;
 }
 

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 
+#include "core/environment.h"
 #include "core/printer.h"
 #include "oracle/bundle.h"
 #include "oracle/differential.h"
@@ -21,8 +22,8 @@ namespace strata {
 namespace {
 
 std::filesystem::path counterexample_dir(const Engine& e, bool fusion) {
-  const char* env = std::getenv("STRATA_COUNTEREXAMPLES");
-  std::filesystem::path root = env && *env ? env : "counterexamples";
+  std::filesystem::path root =
+      environment_dir("STRATA_COUNTEREXAMPLES").value_or("counterexamples");
   return root / (e.name() + (fusion ? "" : "-unfused"));
 }
 

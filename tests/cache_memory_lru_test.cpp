@@ -71,17 +71,18 @@ std::string usage_error(const char* name, const char* value, uint64_t unit = 1) 
 }
 
 TEST(CacheSetting, ReadsWholeNumbersAndRejectsAnythingElse) {
-  ::unsetenv("STRATA_TEST_SETTING");
-  EXPECT_EQ(number_setting("STRATA_TEST_SETTING"), std::nullopt);
-  ::setenv("STRATA_TEST_SETTING", "12", 1);
-  EXPECT_EQ(number_setting("STRATA_TEST_SETTING", 1024), 12u * 1024);
-  ::unsetenv("STRATA_TEST_SETTING");
-  for (const char* bad : {"12x", "-1", " 3", "+3", "1.5", "99999999999999999999"})
-    EXPECT_EQ(usage_error("STRATA_TEST_SETTING", bad),
-              std::string("STRATA_TEST_SETTING=") + bad + ": expected a non-negative whole number")
+  const char* name = "STRATA_MEMORY_CACHE_MB"; // a count (core/environment.cpp)
+  ::unsetenv(name);
+  EXPECT_EQ(number_setting(name), std::nullopt);
+  ::setenv(name, "12", 1);
+  EXPECT_EQ(number_setting(name, 1024), 12u * 1024);
+  ::unsetenv(name);
+  for (const char* bad : {"12x", "-1", " 3", "+3", "1.5", "12K", "99999999999999999999"})
+    EXPECT_EQ(usage_error(name, bad),
+              std::string(name) + "=" + bad + ": expected a non-negative whole number")
         << bad;
   // Fits as a count, overflows as megabytes.
-  EXPECT_NE(usage_error("STRATA_TEST_SETTING", "18446744073709551615", 1 << 20), "no error");
+  EXPECT_NE(usage_error(name, "18446744073709551615", 1 << 20), "no error");
 }
 
 TEST(CacheSetting, MemoryLimitsComeFromTheEnvironment) {

@@ -64,12 +64,12 @@ TEST(JitTiers, ModesAreReadFromTheEnvironment) {
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::Usage);
     EXPECT_EQ(e.message(),
-              "STRATA_JIT_TIERS=fast: unknown tier mode (accepted: tiered, optimised, quick)");
+              "STRATA_JIT_TIERS=fast: unknown value (accepted: tiered, optimised, quick)");
   }
   CliResult r = run_cli_env("STRATA_JIT_TIERS=fast",
                             "run " + source_path("examples/saxpy.strata") + " --engine jit");
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_NE(r.err.find("STRATA_JIT_TIERS=fast: unknown tier mode"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("STRATA_JIT_TIERS=fast: unknown value"), std::string::npos) << r.err;
 }
 
 TEST(JitTiers, AMissRunsTheQuickTierThenTheOptimisedOneWithTheSameBits) {

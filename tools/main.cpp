@@ -92,6 +92,9 @@ int main(int argc, char** argv) {
       std::cout << "strata " << strata::version() << "\n";
       return 0;
     }
+    // A malformed setting is a usage error naming it, whichever command
+    // would have read it (docs/environment.md).
+    check_environment();
     if (command == "run") return tool::run_command(args);
     if (command == "check") return tool::check_command(args);
     if (command == "compile") return tool::compile_command(args);
