@@ -127,12 +127,17 @@ void AtomicFile::write(const void* data, size_t bytes) {
     fail(std::string("write error: ") + std::strerror(errno));
 }
 
-void AtomicFile::commit() {
+void AtomicFile::finish() {
+  if (!file_) return;
   if (std::fflush(file_) != 0 || ::fsync(::fileno(file_)) != 0)
     fail(std::string("write error: ") + std::strerror(errno));
   int closed = std::fclose(file_);
   file_ = nullptr;
   if (closed != 0) fail(std::string("write error: ") + std::strerror(errno));
+}
+
+void AtomicFile::commit() {
+  finish();
   replace_with_temp(temp_, path_);
   on_signal_.release();
   temp_.clear();

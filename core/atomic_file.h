@@ -48,7 +48,12 @@ public:
 
   void write(const void* data, size_t bytes);
   void write(std::string_view text) { write(text.data(), text.size()); }
-  // Makes the target the bytes written; the AtomicFile is done after it.
+  // Flushes the bytes written to disk and closes the temporary (the part of
+  // commit() that can fail for want of space): a set of files is finished
+  // first, then committed, so that none is replaced unless all are written.
+  void finish();
+  // Makes the target the bytes written (finishing first if needed); the
+  // AtomicFile is done after it.
   void commit();
 
   const std::string& path() const { return path_; }

@@ -22,9 +22,7 @@ std::vector<Array> Executable::run_files(const std::vector<NpyRowsReader>& input
   if (outputs.size() != results.size())
     throw Error(ErrorKind::Usage, std::to_string(outputs.size()) + " output files for " +
                                       std::to_string(results.size()) + " results");
-  if (launch_from_environment().rank == 0)
-    for (size_t i = 0; i < results.size(); ++i)
-      write_npy(outputs[i], results[i]);
+  if (launch_from_environment().rank == 0) write_npy_set(outputs, results);
   return {};
 }
 

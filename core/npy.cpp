@@ -642,12 +642,34 @@ std::string encode_npy(const Array& a) {
   return out;
 }
 
-void write_npy(const std::string& path, const Array& a) {
-  std::string header = header_bytes(a.elem_type(), a.shape(), path);
-  AtomicFile f(path); // whole or not at all: a failure leaves no partial file
-  f.write(header);
+namespace {
+
+void write_into(AtomicFile& f, const Array& a) {
+  f.write(header_bytes(a.elem_type(), a.shape(), f.path()));
   emit_data(a, [&](const std::byte* p, size_t n) { f.write(p, n); });
+}
+
+} // namespace
+
+void write_npy(const std::string& path, const Array& a) {
+  AtomicFile f(path); // whole or not at all: a failure leaves no partial file
+  write_into(f, a);
   f.commit();
+}
+
+void write_npy_set(const std::vector<std::string>& paths, const std::vector<Array>& arrays) {
+  // A rename over a directory would fail after others had been renamed.
+  for (const std::string& p : paths)
+    if (std::filesystem::is_directory(p))
+      throw Error(ErrorKind::Input, p + ": is a directory, not a .npy file");
+  std::vector<std::unique_ptr<AtomicFile>> files;
+  for (size_t i = 0; i < paths.size(); ++i) {
+    files.push_back(std::make_unique<AtomicFile>(paths[i]));
+    write_into(*files.back(), arrays.at(i));
+    files.back()->finish();
+  }
+  for (auto& f : files)
+    f->commit();
 }
 
 } // namespace strata

@@ -14,6 +14,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/array.h"
 
@@ -26,6 +27,11 @@ Array parse_npy(std::string_view bytes, const std::string& what);
 
 // Writes `a` to `path` as a `.npy` file (replacing any existing file).
 void write_npy(const std::string& path, const Array& a);
+// Arrays to files as one set (a tuple of results: out.0.npy, out.1.npy, ...):
+// each is written whole to a temporary beside its target, and only when every
+// one is on disk are they renamed over their targets; a failure (a full disk,
+// a target that is a directory) leaves every target as it was.
+void write_npy_set(const std::vector<std::string>& paths, const std::vector<Array>& arrays);
 // The bytes of the `.npy` file for `a`, exactly as write_npy writes them.
 std::string encode_npy(const Array& a);
 

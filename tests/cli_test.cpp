@@ -87,6 +87,40 @@ TEST(Cli, RunWritesOneFilePerTupleComponent) {
       << printed.out;
 }
 
+// A tuple of results is one set of files: replaced whole or not at all. The
+// new set's second file does not fit (a 4 KiB file size limit stands in for
+// a full disk; EFBIG as ENOSPC): the old first file must stay beside the old
+// second one, and no temporary is left.
+TEST(Cli, ATupleOfResultsIsReplacedWholeOrNotAtAll) {
+  TempDir dir;
+  std::string old_prog = dir.write("old.strata", R"((program ()
+    (atuple (use (array i32 (2) 7 8)) (unit 1.5f32))))");
+  std::string new_prog = dir.write("new.strata", R"((program ()
+    (atuple (use (array i32 (2) 1 2)) (generate (ix 10000) (lambda ((i (ix 1))) (proj 0 i))))))");
+  std::string out = (dir / "out.npy").string();
+  ASSERT_EQ(run_cli("run " + old_prog + " -o " + out).exit_code, 0);
+  std::string cmd = "bash -c \"trap '' XFSZ; ulimit -f 4; exec " + std::string(STRATA_BINARY) +
+                    " run " + new_prog + " -o " + out + "\" 2>" + (dir / "err").string();
+  int status = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 1);
+  std::string err = slurp(dir / "err");
+  EXPECT_NE(err.find((dir / "out.1.npy").string() + ": write error"), std::string::npos) << err;
+  EXPECT_EQ(values_of<int32_t>(read_npy((dir / "out.0.npy").string())),
+            (std::vector<int32_t>{7, 8}));
+  EXPECT_EQ(values_of<float>(read_npy((dir / "out.1.npy").string())), std::vector<float>{1.5f});
+  // A target that is a directory: refused before anything is written.
+  std::filesystem::remove(dir / "out.1.npy");
+  std::filesystem::create_directory(dir / "out.1.npy");
+  CliResult r = run_cli("run " + old_prog + " -o " + out);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("out.1.npy: is a directory, not a .npy file"), std::string::npos) << r.err;
+  EXPECT_EQ(values_of<int32_t>(read_npy((dir / "out.0.npy").string())),
+            (std::vector<int32_t>{7, 8}));
+  for (const auto& e : std::filesystem::directory_iterator(dir.path()))
+    EXPECT_EQ(e.path().filename().string().find(".tmp-"), std::string::npos) << e.path();
+}
+
 TEST(Cli, RunSummarisesLargeResults) {
   TempDir dir;
   std::string prog = dir.write("big.strata", R"((program ()

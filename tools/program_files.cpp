@@ -165,9 +165,8 @@ std::vector<std::string> result_paths(size_t count, const std::string& out) {
 
 std::vector<std::string> write_results(const std::vector<Array>& results, const std::string& out) {
   std::vector<std::string> paths = result_paths(results.size(), out);
-  if (secondary) return paths; // rank 0 writes them
-  for (size_t i = 0; i < results.size(); ++i)
-    write_npy(paths[i], results[i]);
+  if (secondary) return paths;   // rank 0 writes them
+  write_npy_set(paths, results); // all replaced, or none
   return paths;
 }
 
