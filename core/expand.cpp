@@ -271,9 +271,18 @@ AccPtr array_sugar(const Build& b, const Operands& o) {
       fail(o.loc, "`scatter`: the defaults and the source must have rank 1, found " +
                       o.types[1].str() + " and " + o.types[2].str());
     Lambda keep_new = b.fn({"_scatter/new", "_scatter/old"}, b.var("_scatter/new"));
-    Lambda target = b.fn({"_scatter/k"}, b.ix({b.read("_scatter/i", b.var("_scatter/k"))}));
-    return b.alet({{"_scatter/i", o.arr(0)}},
-                  b.a(ac::Permute{std::move(keep_new), o.arr(1), std::move(target), o.arr(2)}));
+    // Each target is read from the defaults' positions (`_scatter/p`, i at i):
+    // a target out of range, -1 included (which `permute` would take as
+    // `ignore` and drop), is a bounds error naming `scatter` and the defaults.
+    const auto* d = std::get_if<ac::Var>(&o.arr(1)->node);
+    ex::Read slot{b.avar("_scatter/p"), b.ix({b.read("_scatter/i", b.var("_scatter/k"))}),
+                  "scatter", d ? d->name : "defs"};
+    Lambda target = b.fn({"_scatter/k"}, b.ix({b.e(std::move(slot))}));
+    AccPtr positions = b.a(
+        ac::Generate{b.shape("_scatter/d"), b.fn({"_scatter/j"}, b.proj(0, b.var("_scatter/j")))});
+    return b.alet(
+        {{"_scatter/i", o.arr(0)}, {"_scatter/d", o.arr(1)}, {"_scatter/p", positions}},
+        b.a(ac::Permute{std::move(keep_new), b.avar("_scatter/d"), std::move(target), o.arr(2)}));
   }
   if (name == "stencil2") return stencil2(b, o);
   return segmented_sugar(b, o);

@@ -176,6 +176,9 @@ TEST_P(Conformance, FunctionsAndEverydayFormsComputedByHand) {
       {"(scatter (use (array i64 (4) 0 2 0 0)) (fill (ix 3) 0i32) (use (array i32 (4) 10 20 30 "
        "40)))",
        array_of<int32_t>({40, 0, 20})},
+      // targets in any order, each source once
+      {"(scatter (use (array i64 (3) 2 0 1)) (fill (ix 3) 0i32) (use (array i32 (3) 10 20 30)))",
+       array_of<int32_t>({20, 30, 10})},
       // data-dependent lengths: the kept elements and each row's count
       {"(aproj 0 (filter (lambda (x) (> x 0i32)) " + v + "))", array_of<int32_t>({3, 4, 1})},
       {"(aproj 1 (compact (use (array bool (2 3) true false true false false true)) " + m + "))",

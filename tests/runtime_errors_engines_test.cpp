@@ -199,6 +199,13 @@ const std::vector<Case>& cases() {
        ErrorKind::Bounds,
        "test.strata:2:3: error: index (6) out of bounds for shape (6) in `gather` of `xs`, in "
        "`gather` called at test.strata:2:3"},
+      // -1 is a target out of range too (not permute's `ignore`)
+      {"scatter",
+       XS "  (scatter (use (array i64 (2) 0 -1)) xs (use (array i64 (2) 7 8))))",
+       {kXs},
+       ErrorKind::Bounds,
+       "test.strata:2:3: error: index (-1) out of bounds for shape (6) in `scatter` of `xs`, in "
+       "`scatter` called at test.strata:2:3"},
       {"compact",
        XS "  (compact (use (array bool (4) true false true true)) xs))",
        {kXs},
