@@ -105,7 +105,25 @@ void replace_with_temp(const std::string& temp, const std::string& path) {
     throw Error(ErrorKind::Input, path + ": cannot replace: " + std::strerror(errno));
 }
 
-AtomicFile::AtomicFile(std::string path) : path_(std::move(path)), temp_(temp_path_beside(path_)) {
+std::string write_target(const std::string& path) {
+  std::error_code ec;
+  std::string target = path;
+  if (fs::is_symlink(path, ec)) {
+    // Through the link: the file it names is replaced, the link stays.
+    target = fs::weakly_canonical(path, ec).string();
+    if (ec) throw Error(ErrorKind::Input, path + ": cannot follow the link: " + ec.message());
+  }
+  uintmax_t links = fs::hard_link_count(target, ec);
+  if (!ec && links > 1)
+    throw Error(ErrorKind::Input,
+                path + ": has " + std::to_string(links) +
+                    " hard links; replacing it would leave the other names with the old "
+                    "contents (write to another file, or copy it first)");
+  return target;
+}
+
+AtomicFile::AtomicFile(std::string path)
+    : path_(write_target(path)), temp_(temp_path_beside(path_)) {
   // Registered before the file exists: a signal in between removes nothing.
   on_signal_ = TempOnSignal(temp_);
   file_ = std::fopen(temp_.c_str(), "wb");

@@ -66,6 +66,10 @@ private:
   TempOnSignal on_signal_;
 };
 
+// The file a write to `path` replaces: `path`, or for a symbolic link the
+// file it names (the link stays a link). A file with several hard links is
+// refused, an `input` error saying why: a rename would split them.
+std::string write_target(const std::string& path);
 // A fresh temporary name beside `path` (".NAME.tmp-PID-N"): no other writer,
 // thread or process, uses it.
 std::string temp_path_beside(const std::string& path);

@@ -758,7 +758,12 @@ private:
         argument(d->params[i], types[i], o.array ? o.array->loc : o.scalar->loc, d->name, d->loc);
     }
     if (!d) {
-      a.node = expand_sugar(c, types, a.loc)->node;
+      // The expansion's top node too is inside the call: an error it raises
+      // (`maximum` of an empty array: its fold1) names the call, as the
+      // errors of the nodes below it do.
+      AccPtr expanded = expand_sugar(c, types, a.loc);
+      a.node = std::move(expanded->node);
+      a.loc = expanded->loc;
       return acc(a);
     }
     AccPtr body = clone_at(d->array_body, call_site(d->name, a.loc));

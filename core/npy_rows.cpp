@@ -128,7 +128,8 @@ NpyRowsWriter NpyRowsWriter::create(const std::string& path, const Type& elem, c
   uint64_t data = 0;
   for (ScalarKind k : elem.leaves())
     data += Array::leaf_bytes(shape, k);
-  NpyRowsWriter w(path, temp_path_beside(path), elem, shape, true);
+  std::string target = write_target(path); // through a link; never splitting hard links
+  NpyRowsWriter w(target, temp_path_beside(target), elem, shape, true);
   w.on_signal_ = TempOnSignal(w.temp_);
   Fd fd{::open(w.temp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666)};
   if (fd.fd < 0) {

@@ -40,6 +40,11 @@ public:
 
   // A file: its definitions, then its program (the last datum).
   Program file(const Sexp& all) const {
+    // Every definition's name and place, for the message on a use before it.
+    for (const Sexp& d : all.items)
+      if (is_definition(d) && d.items.size() > 1 && d.items[1].is_list() &&
+          !d.items[1].items.empty() && d.items[1].items[0].is_atom())
+        written_.push_back({d.items[1].items[0].text, loc(d)});
     std::vector<Define> defines;
     for (size_t i = 0; i + 1 < all.items.size(); ++i) {
       if (all.items[i].head() == "program")
@@ -372,6 +377,11 @@ public:
       fail(s, quote(f) + " is " + (other->array ? "an array" : "a scalar") +
                   " function (defined at " + other->loc.str() + "), but " +
                   (array_position ? "an array" : "a scalar") + " expression is expected here");
+    for (const auto& [name, at] : written_)
+      if (name == f)
+        fail(s, quote(f) + " is defined later, at " + at.str() +
+                    ": a function is seen only by the definitions after it and the program; "
+                    "define it before its first use");
     fail(s, "unknown form " + quote(f));
   }
 
@@ -549,6 +559,8 @@ public:
   mutable std::vector<Function> defines_;     // the definitions read so far
   mutable std::vector<Function> local_;       // `let`-bound functions in scope, innermost last
   mutable std::vector<std::string> defining_; // the functions whose bodies are being read
+  // Every definition of the file, read or not: (name, where).
+  mutable std::vector<std::pair<std::string, SrcLoc>> written_;
 };
 
 // ======================================================================== forms

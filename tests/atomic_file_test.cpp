@@ -57,6 +57,48 @@ TEST(AtomicFile, CommitReplacesTheTargetWhole) {
   EXPECT_EQ(dir.files(), 1u); // no temporary left
 }
 
+// A symbolic link is written through: the file it names gets the bytes, the
+// link stays a link (a rename over the link would have made it a file).
+TEST(AtomicFile, WritesThroughASymbolicLink) {
+  TempDir dir;
+  fs::create_directories(dir.path / "real");
+  fs::path real = dir.path / "real" / "p.strata", link = dir.path / "link.strata";
+  write_file_atomically(real.string(), "old");
+  fs::create_symlink(real, link);
+  write_file_atomically(link.string(), "new");
+  EXPECT_TRUE(fs::is_symlink(link));
+  EXPECT_EQ(slurp(real), "new");
+  EXPECT_EQ(fs::directory_iterator(dir.path / "real")->path(), real); // no temporary left
+  EXPECT_EQ(dir.files(), 2u);
+  // Rows written by several writers follow the link the same way.
+  Array a = test::array_of<int32_t>({1, 2, 3});
+  NpyRowsWriter w = NpyRowsWriter::create(link.string(), a.elem_type(), a.shape());
+  w.write(0, a);
+  w.commit();
+  EXPECT_TRUE(fs::is_symlink(link));
+  EXPECT_EQ(test::values_of<int32_t>(read_npy(real.string())), (std::vector<int32_t>{1, 2, 3}));
+}
+
+// A file with two names: a rename would give one name the new bytes and
+// leave the other with the old ones, so the write is refused, saying why.
+TEST(AtomicFile, RefusesToSplitHardLinks) {
+  TempDir dir;
+  fs::path one = dir.path / "one.txt", two = dir.path / "two.txt";
+  write_file_atomically(one.string(), "old");
+  fs::create_hard_link(one, two);
+  try {
+    write_file_atomically(two.string(), "new");
+    ADD_FAILURE() << "replaced one of two hard links";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Input);
+    EXPECT_NE(e.message().find(two.string() + ": has 2 hard links"), std::string::npos)
+        << e.message();
+  }
+  EXPECT_EQ(slurp(one), "old");
+  EXPECT_EQ(slurp(two), "old");
+  EXPECT_EQ(dir.files(), 2u);
+}
+
 TEST(AtomicFile, AFailureHalfwayLeavesTheTargetAndNoTemporary) {
   TempDir dir;
   fs::path target = dir.path / "out.npy";

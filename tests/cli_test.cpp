@@ -149,6 +149,33 @@ void expect_one_line_error(const CliResult& r, const std::string& fragment) {
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
+// fmt keeps a file's line ending: CRLF in, CRLF on every line out (comment
+// lines included), and no bare LF.
+TEST(Cli, FmtKeepsTheFilesLineEnding) {
+  TempDir dir;
+  std::string prog = dir.write("crlf.strata", "; doubles\r\n(program ((xs (array i64 1)))\r\n"
+                                              "  (map (lambda (x) (* x 2)) xs)) ; each\r\n");
+  CliResult r = run_cli("fmt -i " + prog);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string out = slurp(prog);
+  size_t lf = std::count(out.begin(), out.end(), '\n');
+  size_t crlf = 0;
+  for (size_t at = out.find("\r\n"); at != std::string::npos; at = out.find("\r\n", at + 2))
+    ++crlf;
+  EXPECT_GE(lf, 3u) << out;
+  EXPECT_EQ(crlf, lf) << out;
+  EXPECT_EQ(out.find("\r\r"), std::string::npos) << out;
+  // The same program with LF endings formats to the same text without the CRs.
+  std::string lf_prog = dir.write("lf.strata", "; doubles\n(program ((xs (array i64 1)))\n"
+                                               "  (map (lambda (x) (* x 2)) xs)) ; each\n");
+  ASSERT_EQ(run_cli("fmt -i " + lf_prog).exit_code, 0);
+  std::string lf_out = slurp(lf_prog);
+  std::string without_cr;
+  for (char c : out)
+    if (c != '\r') without_cr += c;
+  EXPECT_EQ(without_cr, lf_out);
+}
+
 TEST(CliBadInput, MalformedText) {
   TempDir dir;
   std::string prog = dir.write("bad.strata", "(program ()\n  (unit (+ 1 2))\n");

@@ -151,7 +151,10 @@ TEST(FunctionErrors, EachMisuseIsOneLocatedError) {
        "f.strata:1:15: error: `f` calls itself: a function cannot be recursive (nor use its own "
        "name)"},
       {"(define (f x) (g x))\n(define (g x) x)\n(program () (unit 1))", ErrorKind::Syntax,
-       "f.strata:1:15: error: unknown form `g`"},
+       "f.strata:1:15: error: `g` is defined later, at f.strata:2:1: a function is seen only by "
+       "the definitions after it and the program; define it before its first use"},
+      {"(define (f x) (nosuch x))\n(program () (unit 1))", ErrorKind::Syntax,
+       "f.strata:1:15: error: unknown form `nosuch`"},
       {"(define (f x y) x)\n(program () (unit (f 1)))", ErrorKind::Syntax,
        "f.strata:2:19: error: `f` takes 2 arguments (defined at f.strata:1:1), found 1"},
       {"(adefine (f (a (array i64 1))) a)\n(program () (unit (f 1)))", ErrorKind::Syntax,

@@ -199,6 +199,13 @@ const std::vector<Case>& cases() {
        ErrorKind::Bounds,
        "test.strata:2:3: error: index (6) out of bounds for shape (6) in `gather` of `xs`, in "
        "`gather` called at test.strata:2:3"},
+      // The expansion's own top node (a fold1) names the call too.
+      {"maximum of nothing",
+       XS "  (maximum (take 0 xs)))",
+       {kXs},
+       ErrorKind::EmptyReduction,
+       "test.strata:2:3: error: fold1 over an empty row (row () of shape (0)), in `maximum` "
+       "called at test.strata:2:3"},
       // -1 is a target out of range too (not permute's `ignore`)
       {"scatter",
        XS "  (scatter (use (array i64 (2) 0 -1)) xs (use (array i64 (2) 7 8))))",

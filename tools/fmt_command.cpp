@@ -10,6 +10,23 @@
 #include "tools/options.h"
 
 namespace strata::tool {
+namespace {
+
+// `text` with every line ending ("\n" or "\r\n") written as `ending`.
+std::string with_line_ending(const std::string& text, const std::string& ending) {
+  std::string out;
+  out.reserve(text.size() + text.size() / 16);
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\r' && i + 1 < text.size() && text[i + 1] == '\n') continue;
+    if (text[i] == '\n')
+      out += ending;
+    else
+      out += text[i];
+  }
+  return out;
+}
+
+} // namespace
 
 int fmt_command(const Args& args) {
   po::options_description options(
@@ -32,7 +49,14 @@ int fmt_command(const Args& args) {
   if (!in) throw Error(ErrorKind::Input, file + ": cannot open program file");
   std::ostringstream text;
   text << in.rdbuf();
-  std::string canonical = format_program(text.str(), file);
+  // The file's line ending is kept: a file whose first line ends in CRLF is
+  // formatted without its CRs and written with CRLF on every line.
+  std::string source = text.str();
+  size_t first_newline = source.find('\n');
+  bool crlf =
+      first_newline != std::string::npos && first_newline > 0 && source[first_newline - 1] == '\r';
+  std::string canonical = format_program(crlf ? with_line_ending(source, "\n") : source, file);
+  if (crlf) canonical = with_line_ending(canonical, "\r\n");
   if (!parsed.vars.count("in-place")) {
     std::cout << canonical;
     return 0;
