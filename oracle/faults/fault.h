@@ -81,6 +81,13 @@ std::string apply_text(const Lambda& f, const std::vector<std::string>& args, Re
 // (ix (proj 0 I) ... (proj r-2 I) LAST): index or shape I of rank r with its last component
 // replaced.
 std::string index_with_last(const std::string& i, int r, const std::string& last);
+// The fold or fold1 `f` again, over its input (bound to a fresh array T) read
+// through a gather: `(backpermute SHAPE (lambda ((I (ix R))) SOURCE) T)`, with
+// SHAPE = shape(T) and SOURCE = source(T, I); R is the input's rank.
+std::string fold_through_gather(
+    const ac::Fold& f, RewriteContext& c,
+    const std::function<std::string(const std::string&)>& shape,
+    const std::function<std::string(const std::string&, const std::string&)>& source);
 std::string literal_text(ScalarKind k, int64_t v); // 0 -> "0i32"
 std::string min_text(ScalarKind k);                // smallest value, e.g. "-128i8"
 std::string max_text(ScalarKind k);                // largest value, e.g. "127i8"

@@ -62,14 +62,13 @@ void add_order_faults(std::vector<Fault>& out) {
          auto* f = std::get_if<ac::Fold>(&a.node);
          if (!f || !is_float_scalar(a.type.elem())) return {};
          int r = f->a->type.rank();
-         std::string t = c.fresh(), i = c.fresh(), sh = "(shape " + t + ")";
-         std::string shorter = index_with_last(
-             sh, r, "(max 0 (- (proj " + std::to_string(r - 1) + " " + sh + ") 1))");
-         std::string input = "(backpermute " + shorter + " (lambda ((" + i + " (ix " +
-                             std::to_string(r) + "))) " + i + ") " + t + ")";
-         std::string seed = f->seed ? " " + text(*f->seed) : "";
-         return "(alet ((" + t + " " + text(*f->a) + ")) (" + (f->seed ? "fold " : "fold1 ") +
-                lambda_text(f->f) + seed + " " + input + "))";
+         auto shorter = [&](const std::string& t) { // each row without its last element
+           std::string sh = "(shape " + t + ")";
+           return index_with_last(sh, r,
+                                  "(max 0 (- (proj " + std::to_string(r - 1) + " " + sh + ") 1))");
+         };
+         return fold_through_gather(*f, c, shorter,
+                                    [](const std::string&, const std::string& i) { return i; });
        },
        {},
        false,

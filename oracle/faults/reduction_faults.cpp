@@ -32,14 +32,14 @@ void add_reduction_faults(std::vector<Fault>& out) {
          auto* f = std::get_if<ac::Fold>(&a.node);
          if (!f) return {};
          int r = f->a->type.rank();
-         std::string t = c.fresh(), i = c.fresh(), rr = std::to_string(r - 1);
-         std::string n = "(proj " + rr + " (shape " + t + "))";
-         std::string from_second_half = index_with_last(
-             i, r, "(rem (+ (proj " + rr + " " + i + ") (quot " + n + " 2)) (max " + n + " 1))");
-         std::string seed = f->seed ? " " + text(*f->seed) : "";
-         return "(alet ((" + t + " " + text(*f->a) + ")) (" + (f->seed ? "fold " : "fold1 ") +
-                lambda_text(f->f) + seed + " (backpermute (shape " + t + ") (lambda ((" + i +
-                " (ix " + std::to_string(r) + "))) " + from_second_half + ") " + t + ")))";
+         std::string rr = std::to_string(r - 1);
+         auto second_half_first = [&](const std::string& t, const std::string& i) {
+           std::string n = "(proj " + rr + " (shape " + t + "))";
+           return index_with_last(
+               i, r, "(rem (+ (proj " + rr + " " + i + ") (quot " + n + " 2)) (max " + n + " 1))");
+         };
+         return fold_through_gather(
+             *f, c, [](const std::string& t) { return "(shape " + t + ")"; }, second_half_first);
        },
        {},
        false,

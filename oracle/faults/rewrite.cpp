@@ -84,6 +84,19 @@ std::string index_with_last(const std::string& i, int r, const std::string& last
   return s + " " + last + ")";
 }
 
+std::string fold_through_gather(
+    const ac::Fold& f, RewriteContext& c,
+    const std::function<std::string(const std::string&)>& shape,
+    const std::function<std::string(const std::string&, const std::string&)>& source) {
+  int r = f.a->type.rank();
+  std::string t = c.fresh(), i = c.fresh();
+  std::string input = "(backpermute " + shape(t) + " (lambda ((" + i + " (ix " + std::to_string(r) +
+                      "))) " + source(t, i) + ") " + t + ")";
+  std::string seed = f.seed ? " " + text(*f.seed) : "";
+  return "(alet ((" + t + " " + text(*f.a) + ")) (" + (f.seed ? "fold " : "fold1 ") +
+         lambda_text(f.f) + seed + " " + input + "))";
+}
+
 std::string literal_text(ScalarKind k, int64_t v) {
   return dispatch_kind(k, [&](auto tag) {
     using T = decltype(tag);
