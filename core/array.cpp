@@ -8,6 +8,7 @@
 
 #include "core/environment.h"
 #include "core/error.h"
+#include "core/semantics.h"
 
 namespace strata {
 namespace {
@@ -153,7 +154,14 @@ Scalar Array::read(size_t leaf, int64_t i) const {
 
 void Array::write(size_t leaf, int64_t i, const Scalar& v) {
   ScalarKind k = kinds_[leaf];
-  std::memcpy(leaves_[leaf].data() + size_t(i) * scalar_size(k), v.data(), scalar_size(k));
+  std::byte* to = leaves_[leaf].data() + size_t(i) * scalar_size(k);
+  if (k == ScalarKind::F32 || k == ScalarKind::F64) // one NaN (sem::canonical)
+    v.visit([&](auto x) {
+      auto c = sem::canonical(x);
+      std::memcpy(to, &c, sizeof c);
+    });
+  else
+    std::memcpy(to, v.data(), scalar_size(k));
 }
 
 bool identical(const Array& a, const Array& b) {

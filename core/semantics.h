@@ -136,6 +136,18 @@ template <class T> T round(T a) {
   return std::round(a);
 }
 
+// The one NaN a program computes (docs/language.md, "NaN"): positive and
+// quiet, no payload (f32 0x7fc00000, f64 0x7ff8000000000000). Hardware
+// and compilers disagree on the sign of a new NaN (x86 makes 0xffc00000,
+// constant folding 0x7fc00000) and pass payloads on, so every engine stores
+// canonical(x) of what it computes. Identity on every other type.
+template <class T> T canonical(T x) {
+  if constexpr (std::is_floating_point_v<T>)
+    return x != x ? std::numeric_limits<T>::quiet_NaN() : x;
+  else
+    return x;
+}
+
 // ------------------------------------------------------------ conversions
 // cast<To>(from): int->int wraps; int->float rounds to nearest, once; float->int
 // truncates toward zero and saturates, NaN -> 0; to bool is `/= 0` (NaN -> true);

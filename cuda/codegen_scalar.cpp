@@ -157,9 +157,14 @@ std::string ScalarGen::leaf_ptr(ArrayId id, size_t leaf) const {
   return "((" + c_type(k) + "*)(uptr)c.T[" + std::to_string(word) + "])";
 }
 
+// A float is stored as s_canon of it: one NaN (docs/language.md, "NaN").
 void ScalarGen::store(ArrayId id, const std::string& pos, const Val& v) {
-  for (size_t l = 0; l < v.leaves.size(); ++l)
-    line(leaf_ptr(id, l) + "[" + pos + "] = " + v.leaves[l] + ";");
+  std::vector<ScalarKind> kinds = out_.slots[size_t(id)].elem().leaves();
+  for (size_t l = 0; l < v.leaves.size(); ++l) {
+    bool fl = kinds[l] == ScalarKind::F32 || kinds[l] == ScalarKind::F64;
+    line(leaf_ptr(id, l) + "[" + pos +
+         "] = " + (fl ? "s_canon(" + v.leaves[l] + ")" : v.leaves[l]) + ";");
+  }
 }
 
 Val ScalarGen::load(ArrayId id, const std::string& pos) {

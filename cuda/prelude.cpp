@@ -79,6 +79,9 @@ S_HD f64 s_f64(u64 b) { union { u64 u; f64 f; } x; x.u = b; return x.f; }
 S_HD bool s_isnan(f32 a) { return a != a; }
 S_HD bool s_isnan(f64 a) { return a != a; }
 template <class T> S_HD bool s_isnan(T) { return false; }
+// The one NaN every float store writes (core/semantics.h, sem::canonical).
+S_HD f32 s_canon(f32 a) { return a != a ? s_f32(0x7fc00000u) : a; }
+S_HD f64 s_canon(f64 a) { return a != a ? s_f64(0x7ff8000000000000ull) : a; }
 S_HD bool s_isinf(f32 a) { return a == s_f32(0x7f800000u) || a == s_f32(0xff800000u); }
 S_HD bool s_isinf(f64 a) {
   return a == s_f64(0x7ff0000000000000ull) || a == s_f64(0xfff0000000000000ull);

@@ -85,6 +85,11 @@ bool is_division(Prim op) {
   return op >= Prim::Quot && op <= Prim::Mod;
 }
 
+// Every float result is sem::canonical: one NaN whatever the operation.
+Scalar canonical(const Scalar& v) {
+  return v.visit([](auto x) { return Scalar::make(sem::canonical(x)); });
+}
+
 } // namespace
 
 Scalar apply_prim(Prim op, const Scalar* args, const SrcLoc& loc) {
@@ -103,7 +108,7 @@ Scalar apply_prim(Prim op, const Scalar* args, const SrcLoc& loc) {
     } else {
       if constexpr (sem::is_int_v<T>)
         if (is_division(op) && y == 0) throw division_by_zero(op, a, b, loc);
-      return numeric(op, x, y);
+      return canonical(numeric(op, x, y));
     }
   });
 }
@@ -111,7 +116,7 @@ Scalar apply_prim(Prim op, const Scalar* args, const SrcLoc& loc) {
 Scalar apply_cast(ScalarKind to, const Scalar& v) {
   return dispatch_kind(to, [&](auto to_tag) {
     using To = decltype(to_tag);
-    return v.visit([](auto from) { return Scalar::make(sem::cast<To>(from)); });
+    return v.visit([](auto from) { return Scalar::make(sem::canonical(sem::cast<To>(from))); });
   });
 }
 

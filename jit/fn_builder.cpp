@@ -2,6 +2,8 @@
 
 #include <llvm/IR/MDBuilder.h>
 
+#include "jit/prim_emit.h"
+
 namespace strata::jit {
 
 llvm::Type* reg_type(llvm::LLVMContext& c, ScalarKind k) {
@@ -178,9 +180,9 @@ Val FnBuilder::shape(int array, int rank) {
   return v;
 }
 
-// A value as memory holds it (bool: one byte), and back.
+// A value as memory holds it (bool: one byte; a float NaN canonical), and back.
 static llvm::Value* to_mem(llvm::IRBuilder<>& b, ScalarKind k, llvm::Value* v) {
-  return k == ScalarKind::Bool ? b.CreateZExt(v, b.getInt8Ty()) : v;
+  return k == ScalarKind::Bool ? b.CreateZExt(v, b.getInt8Ty()) : emit_canonical(b, k, v);
 }
 static llvm::Value* from_mem(llvm::IRBuilder<>& b, ScalarKind k, llvm::Value* v) {
   return k == ScalarKind::Bool ? b.CreateICmpNE(v, b.getInt8(0)) : v;

@@ -25,8 +25,9 @@ namespace {
 // unoptimised, contractions' rows not in lanes, large lane steps in 2 chains;
 // 32: each part's optimised and run-once objects from machines of their own,
 // so entries stored by a process that had switched a machine to FastISel are
-// not reused, jit/llvm_pipeline.h ObjectEmitter).
-constexpr const char* kCodegenVersion = "jit-codegen-32";
+// not reused, jit/llvm_pipeline.h ObjectEmitter); 33: every float store of the
+// canonical NaN (jit/prim_emit.h emit_canonical).
+constexpr const char* kCodegenVersion = "jit-codegen-33";
 
 // The canonical text of a kernel. Expressions are written by `node` below, a
 // compact prefix form with the same content as the printer's (core/printer.h:

@@ -517,7 +517,7 @@ void store_lanes(FnBuilder& f, const Type& t, int target, Value* first, const Va
   for (size_t l = 0; l < kinds.size(); ++l) {
     auto* vt = llvm::cast<llvm::FixedVectorType>(v[l]->getType());
     llvm::Type* mt = mem_type(f.ctx, kinds[l]);
-    Value* x = v[l];
+    Value* x = emit_canonical(f.b, kinds[l], v[l]);
     if (kinds[l] == ScalarKind::Bool)
       x = f.b.CreateZExt(x, llvm::FixedVectorType::get(mt, vt->getNumElements()));
     Value* at = f.b.CreateGEP(mt, f.leaf_ptr(target, l), first);

@@ -64,6 +64,12 @@ Value* emit_libm(llvm::IRBuilder<>& b, const char* name, ScalarKind k,
   return out;
 }
 
+Value* emit_canonical(llvm::IRBuilder<>& b, ScalarKind k, Value* v) {
+  if (!is_float(k)) return v;
+  Value* nan = llvm::ConstantFP::getQNaN(v->getType()); // positive, no payload
+  return b.CreateSelect(b.CreateFCmpUNO(v, v), nan, v);
+}
+
 Value* emit_cast(llvm::IRBuilder<>& b, Value* v, ScalarKind from, ScalarKind to) {
   llvm::Type* t = reg_type_like(to, v->getType());
   if (from == to) return v;

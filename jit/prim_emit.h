@@ -49,6 +49,13 @@ llvm::Value* emit_libm(llvm::IRBuilder<>& b, const char* name, ScalarKind k,
 // (cast to v) for `v` of kind `from`.
 llvm::Value* emit_cast(llvm::IRBuilder<>& b, llvm::Value* v, ScalarKind from, ScalarKind to);
 
+// sem::canonical(v) for a value of kind `k` (scalar or vector): a float
+// NaN becomes the one canonical quiet NaN (an unordered compare and a
+// select); any other value is returned as it is. Every store of a computed
+// float goes through it, so the quick and the optimised tier (which folds
+// constants where the quick one computes) store the same bits.
+llvm::Value* emit_canonical(llvm::IRBuilder<>& b, ScalarKind k, llvm::Value* v);
+
 // Called before an integer division (quot, rem, div, mod) with the divisor's
 // "is zero" (i1, or a vector of i1): the scalar path's checked division site.
 // Empty: unchecked, a zero divisor is replaced as above.

@@ -8,14 +8,6 @@
 namespace strata {
 namespace {
 
-bool same_bits(const Scalar& a, const Scalar& b) {
-  if (a.kind() == ScalarKind::F32 && std::isnan(a.get<float>()) && std::isnan(b.get<float>()))
-    return true;
-  if (a.kind() == ScalarKind::F64 && std::isnan(a.get<double>()) && std::isnan(b.get<double>()))
-    return true;
-  return a.identical(b);
-}
-
 Scalar of_kind(ScalarKind kind, double v) {
   return kind == ScalarKind::F32 ? Scalar::make(float(v)) : Scalar::make(v);
 }
@@ -75,7 +67,7 @@ BoundedComparison compare_with_bounds(const BoundedArray& bounds, const Array& a
         return w + ": ";
       };
       if (!b.determined()) {
-        if (same_bits(b.point, found)) {
+        if (b.point.identical(found)) {
           ++c.counts.bitwise;
         } else {
           ++c.counts.not_compared;

@@ -3,8 +3,9 @@
 //
 // compare_bitwise is what the differential check uses: the oracle replays the
 // engine's declared reduction order (core/reduction_order.h), so every
-// element must be bitwise the same; the only exception is NaN, which matches
-// any NaN (payloads are not pinned).
+// element must be bitwise the same, NaNs included: every engine stores the
+// one canonical NaN (core/semantics.h, sem::canonical), so a NaN of another
+// sign or payload is a difference.
 //
 // compare_arrays (fixed rtol/atol) remains for hand-written golden tests.
 #pragma once
@@ -21,7 +22,7 @@ struct Tolerance {
   double f64_rtol = 1e-12, f64_atol = 1e-12;
 };
 
-// nullopt when every element is bitwise equal (NaN matching any NaN);
+// nullopt when every element is bitwise equal (NaNs too);
 // otherwise the first difference: "element (3) component 1: expected 1.5
 // (0x3fc00000), found 1.5000001 (0x3fc00001), 1 ulp apart".
 std::optional<std::string> compare_bitwise(const Array& expected, const Array& actual);

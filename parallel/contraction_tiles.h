@@ -17,6 +17,7 @@
 
 #include <tbb/parallel_for.h>
 
+#include "core/semantics.h"
 #include "parallel/contraction_plan.h"
 
 namespace strata::parallel::detail {
@@ -177,8 +178,9 @@ template <class T> void run(const Plan& p) {
         } else
           tile_panel_panel<T>(c, buf[0].get() + skip * G::NR, buf[1].get() + skip * G::NR,
                               kc - skip);
-        for (int r = 0; r < mr; ++r)
-          std::memcpy(out_b + (i + r) * p.n + j0, c + r * G::NR, size_t(jn) * sizeof(T));
+        for (int r = 0; r < mr; ++r) // one NaN (sem::canonical) whatever the hardware made
+          for (int64_t jj = 0; jj < jn; ++jj)
+            out_b[(i + r) * p.n + j0 + jj] = sem::canonical(c[r * G::NR + jj]);
       }
     }
   });

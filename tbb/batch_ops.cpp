@@ -6,12 +6,14 @@
 namespace strata::tbbe {
 namespace {
 
+// Every float result is sem::canonical (one NaN whatever the operation):
+// a select in the vectorised loop.
 template <class T, class F> Instr unary(int a, int out, F f) {
   using R = decltype(f(T{}));
   return [=](Frame& fr, const Selection& s) {
     const T* x = fr.reg<T>(a);
     R* o = fr.reg<R>(out);
-    for_each_lane(s, [&](int i) { o[i] = f(x[i]); });
+    for_each_lane(s, [&](int i) { o[i] = sem::canonical(f(x[i])); });
   };
 }
 
@@ -24,20 +26,20 @@ template <class T, class F> Instr binary(int a, int b, int out, unsigned c, F f)
       const T* x = fr.reg<T>(a);
       const T y = fr.reg<T>(b)[0];
       R* o = fr.reg<R>(out);
-      for_each_lane(s, [&](int i) { o[i] = f(x[i], y); });
+      for_each_lane(s, [&](int i) { o[i] = sem::canonical(f(x[i], y)); });
     };
   if (c & kFirstConstant)
     return [=](Frame& fr, const Selection& s) {
       const T x = fr.reg<T>(a)[0];
       const T* y = fr.reg<T>(b);
       R* o = fr.reg<R>(out);
-      for_each_lane(s, [&](int i) { o[i] = f(x, y[i]); });
+      for_each_lane(s, [&](int i) { o[i] = sem::canonical(f(x, y[i])); });
     };
   return [=](Frame& fr, const Selection& s) {
     const T* x = fr.reg<T>(a);
     const T* y = fr.reg<T>(b);
     R* o = fr.reg<R>(out);
-    for_each_lane(s, [&](int i) { o[i] = f(x[i], y[i]); });
+    for_each_lane(s, [&](int i) { o[i] = sem::canonical(f(x[i], y[i])); });
   };
 }
 
@@ -51,7 +53,7 @@ template <class T, class F> Instr division(Prim op, int a, int b, int out, SrcLo
     for_each_lane(s, [&](int i) {
       if (y[i] == 0) throw division_by_zero(op, Scalar::make<T>(x[i]), Scalar::make<T>(y[i]), loc);
     });
-    for_each_lane(s, [&](int i) { o[i] = f(x[i], y[i]); });
+    for_each_lane(s, [&](int i) { o[i] = sem::canonical(f(x[i], y[i])); });
   };
 }
 

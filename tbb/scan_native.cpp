@@ -1,6 +1,7 @@
 #include "tbb/scan_native.h"
 
 #include "core/scan_layout.h"
+#include "core/semantics.h"
 #include "parallel/native_ops.h"
 #include "tbb/kernels.h"
 
@@ -35,7 +36,7 @@ T scan_chunk(Runtime& rt, const NativeScan& s, int64_t row, int64_t q0, int64_t 
     if (!has) { // the row's first element starts the scan
       acc = r[s.right ? count - 1 : 0];
       has = true;
-      if (int64_t pos = scan_output_after(s.kind, s.n, q); pos >= 0) o[pos] = acc;
+      if (int64_t pos = scan_output_after(s.kind, s.n, q); pos >= 0) o[pos] = sem::canonical(acc);
       k = 1;
     }
     // Typed loops without a per-element test: left scans write position
@@ -43,7 +44,7 @@ T scan_chunk(Runtime& rt, const NativeScan& s, int64_t row, int64_t q0, int64_t 
     if (s.right) {
       for (; k < count; ++k) {
         acc = op(acc, r[count - 1 - k]);
-        o[lo + count - 1 - k] = acc;
+        o[lo + count - 1 - k] = sem::canonical(acc); // one NaN
       }
     } else {
       int64_t shift = s.kind == ScanKind::Scanl1 ? 0 : 1;
@@ -51,7 +52,7 @@ T scan_chunk(Runtime& rt, const NativeScan& s, int64_t row, int64_t q0, int64_t 
       if (s.kind == ScanKind::ScanlPrime && q + count == s.n) --end; // the total only
       for (; k < end; ++k) {
         acc = op(acc, r[k]);
-        o[q + k + shift] = acc;
+        o[q + k + shift] = sem::canonical(acc); // one NaN
       }
       for (; k < count; ++k)
         acc = op(acc, r[k]);

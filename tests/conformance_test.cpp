@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <limits>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -83,6 +84,41 @@ TEST_P(Conformance, PinnedScalarSemantics) {
   EXPECT_EQ(r[9].leaf_data<uint16_t>(0)[0], 16);
   EXPECT_EQ(r[10].leaf_data<double>(0)[0], -3.0);
   EXPECT_EQ(r[11].leaf_data<bool>(0)[0], true);
+}
+
+// Every NaN a program computes is the canonical quiet NaN (docs/language.md,
+// "NaN"), whatever made it and on every engine and tier: x86 makes
+// 0xffc00000 at run time where constant folding makes 0x7fc00000, and
+// `neg` flips the sign. The constant array lets the jit's optimised tier
+// fold what its quick tier computes.
+TEST_P(Conformance, EveryNaNIsTheCanonicalQuietNaN) {
+  Program p = parse_and_check(
+      "(program ((xs (array f32 1))) (atuple"
+      "  (map (lambda (x) (/ x 0f32)) xs)"                   // 0/0
+      "  (map (lambda (x) (neg (- x x))) xs)"                // inf-inf, negated
+      "  (map (lambda (x) (cast f64 (sqrt (- 0f32 x)))) xs)" // sqrt of a negative
+      "  (map (lambda (x) (* 0.0 (cast f64 x))) (use (array f32 (2) inff32 -inff32)))"
+      "  (fold + 0f32 (use (array f32 (3) inff32 1f32 -inff32)))" // inf + -inf
+      "  (scanl1 (lambda (a b) (- b a)) (use (array f64 (3) inf inf 1.0)))"
+      // a long row: the engines' native scans and folds of float +
+      "  (scanl1 + (generate (ix 70000) (lambda (i) (if (== (proj 0 i) 0) inff32 -inff32))))"
+      "  (fold * 1.0 (generate (ix 70000) (lambda (i) (if (== (proj 0 i) 9) inf 0.0))))))");
+  const float nan32 = std::numeric_limits<float>::quiet_NaN();
+  const double nan64 = std::numeric_limits<double>::quiet_NaN();
+  const float inf32 = std::numeric_limits<float>::infinity();
+  const double inf64 = std::numeric_limits<double>::infinity();
+  std::vector<Array> r = run(p, {array_of<float>({0.0f, -inf32, 1.0f})});
+  ASSERT_EQ(r.size(), 8u);
+  EXPECT_EQ(compare_bitwise(array_of<float>({nan32, -inf32, inf32}), r[0]), std::nullopt);
+  EXPECT_EQ(compare_bitwise(array_of<float>({-0.0f, nan32, -0.0f}), r[1]), std::nullopt);
+  EXPECT_EQ(compare_bitwise(array_of<double>({0.0, inf64, nan64}), r[2]), std::nullopt);
+  EXPECT_EQ(compare_bitwise(array_of<double>({nan64, nan64}), r[3]), std::nullopt);
+  EXPECT_EQ(compare_bitwise(scalar_array<float>(nan32), r[4]), std::nullopt);
+  EXPECT_EQ(compare_bitwise(array_of<double>({inf64, nan64, nan64}), r[5]), std::nullopt);
+  std::vector<float> scan(70000, nan32);
+  scan[0] = inf32;
+  EXPECT_EQ(compare_bitwise(array_of<float>(scan), r[6]), std::nullopt);
+  EXPECT_EQ(compare_bitwise(scalar_array<double>(nan64), r[7]), std::nullopt);
 }
 
 // One small program per collective form, its result computed by hand.
