@@ -21,6 +21,8 @@
 //  6. The results are the graph's outputs, in order.
 //  7. With a KernelTimes, each compute kernel's wall time is added under
 //     its id (summed over an awhile's iterations): --report's run_ms.
+//  8. A stop asked for from outside (core/interrupt.h) throws Interrupted
+//     before the next compute kernel.
 //
 // A runner R provides:
 //   using Value = ...;                           an array as R holds it
@@ -47,6 +49,7 @@
 #include <vector>
 
 #include "core/array.h"
+#include "core/interrupt.h"
 #include "fusion/checks.h"
 #include "fusion/graph_inputs.h"
 #include "fusion/kernel_graph.h"
@@ -124,6 +127,7 @@ private:
   }
 
   void compute(const Kernel& k) {
+    throw_if_interrupted();
     if (!times_) return r_.compute(k);
     auto start = std::chrono::steady_clock::now();
     r_.compute(k);

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "core/combiner.h"
+#include "core/interrupt.h"
 #include "core/runtime_errors.h"
 #include "core/scan_layout.h"
 #include "core/semantics.h"
@@ -88,8 +89,10 @@ private:
     int64_t i = 0;
     element_ = Element{&a, &sh, what, &i};
     try {
-      for (; i < n; ++i)
+      for (; i < n; ++i) {
+        if ((i & 4095) == 4095) throw_if_interrupted(); // core/interrupt.h
         body(i);
+      }
     } catch (const Error& e) {
       element_ = saved;
       throw Error(e.kind(), e.loc(), e.message(),
@@ -200,8 +203,10 @@ private:
     Value state = eval(*w.init);
     int64_t k = 0;
     try {
-      for (; apply(w.cond, state).truthy(); ++k)
+      for (; apply(w.cond, state).truthy(); ++k) {
+        if ((k & 4095) == 4095) throw_if_interrupted(); // core/interrupt.h
         state = apply(w.step, std::move(state));
+      }
     } catch (const Error& err) {
       in_iteration(err, k, "while", e.loc);
     }
@@ -292,6 +297,7 @@ private:
 
   // ------------------------------------------------------------ array forms
   Arrays eval(const Acc& a) {
+    throw_if_interrupted(); // core/interrupt.h
     Arrays r = std::visit([&](const auto& n) { return ev(n, a); }, a.node);
     if (options_.trace_collectives && options_.trace) trace_collective(a, r);
     return r;

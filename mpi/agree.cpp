@@ -59,13 +59,17 @@ Bytes encode_error(const Error& e) {
   return b;
 }
 
-Error decode_error(const Bytes& b) {
+Error decode_error(const Bytes& b) try {
   size_t at = 0;
   auto kind = ErrorKind(std::stoi(take(b, at)));
   SrcLoc loc = take_loc(b, at);
   std::string message = take(b, at);
   std::string context = take(b, at);
   return Error(kind, loc, message, context);
+} catch (const std::exception&) {
+  // Not an error this code encoded: a rank is in another collective.
+  return Error(ErrorKind::Resource,
+               "mpi: a rank sent what is not an error: the ranks are out of step (an engine bug)");
 }
 
 void throw_failure(Comm& comm, int rank, std::exception_ptr mine, const Bytes& error) {

@@ -51,16 +51,23 @@ template <class F> auto agreed(Comm& comm, F&& f) -> decltype(f()) {
   if constexpr (!std::is_void_v<R>) return std::move(*result);
 }
 
-// Whether f() failed on any rank (no error is thrown: the caller decides).
-template <class F> bool failed_anywhere(Comm& comm, F&& f) {
-  Bytes flag;
+// Whether f() failed on any rank (no error is thrown: the caller decides);
+// `first`, when given, gets the lowest failing rank's error (an exception
+// that is not an Error reads as a resource error, as in agreed()).
+template <class F> bool failed_anywhere(Comm& comm, F&& f, std::optional<Error>* first = nullptr) {
+  Bytes err;
   try {
     f();
-  } catch (const std::exception&) {
-    flag.push_back(std::byte{1});
+  } catch (const Error& e) {
+    err = encode_error(e);
+  } catch (const std::exception& e) {
+    err = encode_error(Error(ErrorKind::Resource, e.what()));
   }
-  for (const Bytes& b : comm.allgather(flag))
-    if (!b.empty()) return true;
+  for (const Bytes& b : comm.allgather(err))
+    if (!b.empty()) {
+      if (first) *first = decode_error(b);
+      return true;
+    }
   return false;
 }
 

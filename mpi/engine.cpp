@@ -10,6 +10,8 @@
 #include <thread>
 
 #include "core/environment.h"
+#include "core/interrupt.h"
+#include "core/printer.h"
 #include "fusion/fuse.h"
 #include "fusion/graph_run.h"
 #include "mpi/agree.h"
@@ -22,46 +24,90 @@ namespace {
 using mpi::Comm;
 using mpi::Held;
 
+// FNV-1a of some bytes: enough to tell ranks' descriptions apart (not a
+// cache key; nothing is stored under it).
+uint64_t fnv1a(const void* data, size_t size) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < size; ++i)
+    h = (h ^ uint64_t(static_cast<const unsigned char*>(data)[i])) * 1099511628211ull;
+  return h;
+}
+
 // What every rank must agree on about an input: its type and shape, and
 // the contents of those held whole when small (hashed).
 std::string describe_input(const Type& elem, const Shape& shape, const Array* whole) {
   std::string dims;
   for (int64_t e : shape)
     dims += (dims.empty() ? "" : ", ") + std::to_string(e);
-  uint64_t h = 1469598103934665603ull; // FNV-1a
-  if (whole && (shape.empty() || mpi::bytes_of(elem, shape) < (1u << 16)))
-    for (std::byte b : mpi::pack(*whole))
-      h = (h ^ uint64_t(b)) * 1099511628211ull;
+  uint64_t h = fnv1a(nullptr, 0);
+  if (whole && (shape.empty() || mpi::bytes_of(elem, shape) < (1u << 16))) {
+    mpi::Bytes packed = mpi::pack(*whole);
+    h = fnv1a(packed.data(), packed.size());
+  }
   return elem.str() + "[" + dims + "]\t" + std::to_string(h) + "\n";
 }
 
-// Every rank must be given the same inputs (describe_input); the first that
-// differs from rank 0's is named.
-void agree_on_inputs(Comm& comm, const std::string& mine, const KernelGraph& g) {
-  auto text = [](const mpi::Bytes& b) {
-    return std::string(reinterpret_cast<const char*>(b.data()), b.size());
-  };
-  auto lines = [](const std::string& s) {
-    std::vector<std::string> v;
-    for (size_t at = 0, nl; (nl = s.find('\n', at)) != std::string::npos; at = nl + 1)
-      v.push_back(s.substr(at, nl - at));
-    return v;
-  };
+// What a rank runs, a line each (name<TAB>value): the program (hashed),
+// the options that shape its kernels and their order, and the local engine.
+std::string describe_run(const mpi::RankState& s, const std::string& program_text) {
+  uint64_t h = fnv1a(program_text.data(), program_text.size());
+  const CompileOptions& o = s.options;
+  return "the program\t" + std::to_string(h) + "\n" + "fusion\t" + (o.fusion ? "on" : "off") +
+         "\n" + "checks\t" + (o.checked ? "on" : "off") + "\n" + "math\t" + math_mode_name(o.math) +
+         "\n" + "the reduction order\t" + o.order.describe() + "\n" + "the local engine\t" +
+         s.local.name() + "\n" + "STRATA_MPI_MIN_BLOCK_BYTES\t" +
+         std::to_string(s.mpi.min_block_bytes) + "\n";
+}
+
+std::vector<std::string> lines_of(const std::string& s) {
+  std::vector<std::string> v;
+  for (size_t at = 0, nl; (nl = s.find('\n', at)) != std::string::npos; at = nl + 1)
+    v.push_back(s.substr(at, nl - at));
+  return v;
+}
+
+// Every rank must run the same program with the same options (describe_run)
+// on the same inputs (describe_input): one collective, the first of a run,
+// so a rank that differs is named before any rank acts on the difference.
+// Every rank sees every description and so throws the same error.
+void agree_on_run(Comm& comm, const std::string& run, const std::string& inputs,
+                  const KernelGraph& g) {
+  std::string mine = run + "\f" + inputs;
   std::vector<mpi::Bytes> all =
       comm.allgather(mpi::Bytes(reinterpret_cast<const std::byte*>(mine.data()),
                                 reinterpret_cast<const std::byte*>(mine.data() + mine.size())));
-  std::vector<std::string> first = lines(text(all[0]));
+  auto parts = [&](size_t r) {
+    std::string t(reinterpret_cast<const char*>(all[r].data()), all[r].size());
+    size_t ff = t.find('\f');
+    if (ff == std::string::npos) ff = t.size();
+    return std::pair{lines_of(t.substr(0, ff)), lines_of(t.substr(std::min(ff + 1, t.size())))};
+  };
+  auto [run0, inputs0] = parts(0);
   for (size_t r = 1; r < all.size(); ++r) {
-    std::vector<std::string> other = lines(text(all[r]));
-    std::string where = "mpi: rank " + std::to_string(r) + " was given ";
-    if (other.size() != first.size())
-      throw Error(ErrorKind::Input, where + std::to_string(other.size()) + " inputs, rank 0 " +
-                                        std::to_string(first.size()));
-    for (size_t i = 0; i < first.size(); ++i) {
-      if (other[i] == first[i]) continue;
+    auto [run_r, inputs_r] = parts(r);
+    std::string where = "mpi: rank " + std::to_string(r);
+    for (size_t i = 0; i < run0.size() && i < run_r.size(); ++i) {
+      if (run_r[i] == run0[i]) continue;
+      std::string name = run0[i].substr(0, run0[i].find('\t'));
+      std::string was = run0[i].substr(run0[i].find('\t') + 1);
+      std::string what = run_r[i].substr(run_r[i].find('\t') + 1);
+      std::string how = name == "the program" ? " runs another program than rank 0"
+                                              : " runs with " + name + " " + what +
+                                                    ", rank 0 with " + name + " " + was;
+      throw Error(ErrorKind::Usage,
+                  where + how + " (every rank must run the same program with the same options)");
+    }
+    if (run_r.size() != run0.size())
+      throw Error(ErrorKind::Usage, where + " is another version of strata than rank 0's");
+    where += " was given ";
+    if (inputs_r.size() != inputs0.size())
+      throw Error(ErrorKind::Input, where + std::to_string(inputs_r.size()) + " inputs, rank 0 " +
+                                        std::to_string(inputs0.size()));
+    for (size_t i = 0; i < inputs0.size(); ++i) {
+      if (inputs_r[i] == inputs0[i]) continue;
       const ManifestArray& p = g.arrays[size_t(g.inputs.at(i))];
-      std::string what = other[i].substr(0, other[i].find('\t'));
-      std::string was = first[i].substr(0, first[i].find('\t'));
+      std::string what = inputs_r[i].substr(0, inputs_r[i].find('\t'));
+      std::string was = inputs0[i].substr(0, inputs0[i].find('\t'));
       throw Error(
           ErrorKind::Input,
           where + "another `" + (p.source_name.empty() ? p.name : p.source_name) +
@@ -75,13 +121,14 @@ void agree_on_inputs(Comm& comm, const std::string& mine, const KernelGraph& g) 
 class RankExecutable final : public Executable {
 public:
   RankExecutable(const Engine& local, const Program& p, const CompileOptions& o, MpiOptions m)
-      : state_{local, o, m, build_kernel_graph(p, FusionOptions{o.fusion}), {}, {}} {}
+      : state_{local, o, m, build_kernel_graph(p, FusionOptions{o.fusion}), {}, {}},
+        run_(describe_run(state_, print_program(p))) {}
 
   std::vector<Array> run_on(Comm& comm, const std::vector<Array>& inputs) {
     std::string described;
     for (const Array& a : inputs)
       described += describe_input(a.elem_type(), a.shape(), &a);
-    agree_on_inputs(comm, described, state_.graph);
+    agree_on_run(comm, run_, described, state_.graph);
     check_graph_inputs(state_.graph, inputs);
     std::vector<Held> held;
     for (const Array& a : inputs)
@@ -96,14 +143,18 @@ public:
   std::vector<Array> run_files_on(Comm& comm, const std::vector<NpyRowsReader>& files,
                                   const std::vector<std::string>& outputs) {
     std::vector<std::pair<Type, Shape>> types;
-    for (const NpyRowsReader& f : files)
+    std::string headers;
+    for (const NpyRowsReader& f : files) {
       types.emplace_back(f.type(), f.shape());
+      headers += describe_input(f.type(), f.shape(), nullptr);
+    }
+    agree_on_run(comm, run_, headers, state_.graph);
     mpi::agreed(comm, [&] { check_graph_input_types(state_.graph, types); });
     std::vector<Held> held = mpi::read_inputs(comm, files, state_.mpi.min_block_bytes);
     std::string described;
     for (const Held& h : held)
       described += describe_input(h.local.elem_type(), h.global, h.block ? nullptr : &h.local);
-    agree_on_inputs(comm, described, state_.graph);
+    agree_on_run(comm, run_, described, state_.graph);
     std::vector<Held> out = run_held(comm, std::move(held));
     std::vector<Array> results;
     if (!outputs.empty())
@@ -133,6 +184,7 @@ public:
 
 private:
   mpi::RankState state_;
+  std::string run_; // describe_run: what every rank must agree on
   KernelTimes times_;
 
   std::vector<Held> run_held(Comm& comm, std::vector<Held> inputs) {
@@ -233,6 +285,12 @@ private:
     rank(0);
     for (std::thread& t : threads)
       t.join();
+    // A stop asked for from outside (core/interrupt.h) ends ranks at
+    // different points: the others then stop with "rank R stopped".
+    bool failed = false;
+    for (const std::exception_ptr& e : errors)
+      failed = failed || e;
+    if (failed && interrupt_requested()) throw Interrupted();
     // Every rank throws the error they agreed on (mpi/agree.h): identical,
     // or some rank's part went wrong outside the protocol.
     auto what = [](const std::exception_ptr& e) -> std::string {

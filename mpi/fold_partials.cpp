@@ -67,7 +67,7 @@ bool RankRunner::fold_partials(const Kernel& k, const kn::Fold& f) {
   per_chunk.fold_chunked_from = 1; // every row one chunk: fold1 gives its total
   int64_t full = mine.size() / F, tail = mine.size() % F;
   Array totals;
-  bool failed = failed_anywhere(comm_, [&] {
+  bool failed = part_failed([&] {
     std::vector<Bytes> parts;
     std::vector<Rows> rows;
     if (full > 0) {
@@ -99,7 +99,7 @@ bool RankRunner::fold_partials(const Kernel& k, const kn::Fold& f) {
   // The partials, in chunk order on every rank.
   std::vector<Bytes> all = comm_.allgather(pack(totals));
   Array result;
-  failed = failed_anywhere(comm_, [&] {
+  failed = part_failed([&] {
     std::vector<Rows> rows;
     int64_t at = 0;
     for (const Bytes& b : all) {

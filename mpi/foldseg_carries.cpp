@@ -283,7 +283,7 @@ bool RankRunner::foldseg_carries(const Kernel& k, const kn::FoldSeg& fs) {
   // 4, 5. The segment that began before this rank's rows, from the carry
   // received, then the values this rank makes, in segment order.
   Array made;
-  bool failed = failed_anywhere(comm_, [&] {
+  bool failed = part_failed([&] {
     made = Array::allocate(elem, Shape{mine.made.count()}, false);
     int64_t at = 0;
     if (mine.in && !mine.through) {

@@ -46,7 +46,7 @@ bool RankRunner::permute_at_owners(const Kernel& k, const kn::Permute& p, const 
       to[size_t(owner_of_row(out[0], ranks, row))].push_back(i);
     }
   }
-  if (failed_anywhere(comm_, [&] {
+  if (part_failed([&] {
         if (out_of_range) throw Error(ErrorKind::Bounds, "a target out of range");
       })) {
     after_failure(k, false);
@@ -89,7 +89,7 @@ bool RankRunner::permute_at_owners(const Kernel& k, const kn::Permute& p, const 
   Names blocks = gather_for(reads, needs_whole(p.combine, held_blocks(reads)));
   Lambda combine = localize(p.combine, blocks);
   Array acc;
-  bool failed = failed_anywhere(comm_, [&] {
+  bool failed = part_failed([&] {
     acc = run("combine at owners", k, reads, blocks,
               {{"mpi__acc", defaults.results[0]}, {"mpi__pairs", received}},
               [&] { return combine_pairs(combine, 1); })[0];

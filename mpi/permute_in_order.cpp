@@ -83,7 +83,7 @@ bool RankRunner::permute_in_order(const Kernel& k, const kn::Permute& p) {
       std::vector<Bytes> in = comm_.alltoall(std::move(out));
       if (me == r) acc = unpack(elem, out_shape, in[size_t(r - 1)]);
     }
-    bool failed = failed_anywhere(comm_, [&] {
+    bool failed = part_failed([&] {
       if (me != r || src.results[0].size() == 0) return;
       acc = run("combine in order", k, reads, blocks,
                 {{"mpi__acc", acc}, {"mpi__pairs", src.results[0]}},

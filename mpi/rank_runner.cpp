@@ -106,6 +106,7 @@ bool RankRunner::condition(const Kernel& k, const kn::Branch& b) {
 void RankRunner::compute(const Kernel& k) {
   uint64_t sent = comm_.sent_bytes(), received = comm_.received_bytes();
   gathered_.clear();
+  part_error_.reset();
   requested_.clear();
   bool done = false;
   if (const Delayed* d = rows_input(k)) {
@@ -378,7 +379,7 @@ void RankRunner::rows_local(const Kernel& k, const Delayed& d,
   Names elem_blocks = blocks;
   for (const auto& [n, a] : aligned)
     elem_blocks.insert(n);
-  out.failed = failed_anywhere(comm_, [&] {
+  out.failed = part_failed([&] {
     out.results = run(key, k, reads, elem_blocks, extra, [&] {
       auto sh = make_exp(ex::The{make_acc(ac::Var{kShapeParam})});
       return body(make_acc(ac::Generate{sh, rows_elem(d, elem_blocks)}), blocks);
@@ -427,11 +428,17 @@ void RankRunner::rows_kernel(const Kernel& k, const Delayed& d) {
 }
 
 void RankRunner::after_failure(const Kernel& k, bool recover) {
+  std::optional<Error> part = std::exchange(part_error_, std::nullopt);
   whole_kernel(k); // raises the error exactly as one machine raises it
+  if (part && part->kind() == ErrorKind::Resource) {
+    plan_ = "whole (a rank's part ran out of memory)";
+    return;
+  }
   if (!recover)
     throw Error(ErrorKind::Resource,
                 "mpi: kernel " + std::to_string(k.id) +
-                    " failed on some rank's part but not whole (an engine bug)");
+                    " failed on some rank's part but not whole (an engine bug)" +
+                    (part ? ": " + part->headline() : std::string()));
 }
 
 void RankRunner::whole_kernel(const Kernel& k) {

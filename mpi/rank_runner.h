@@ -13,12 +13,14 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "core/engine.h"
 #include "fusion/kernel_graph.h"
+#include "mpi/agree.h"
 #include "mpi/blocks.h"
 #include "mpi/comm.h"
 #include "mpi/engine.h"
@@ -163,9 +165,17 @@ private:
                      Requested& got);
   void rows_kernel(const Kernel& k, const Delayed& d);
   void whole_kernel(const Kernel& k);
+  // failed_anywhere(comm_, f), keeping the lowest failing rank's error as
+  // part_error_ for after_failure.
+  template <class F> bool part_failed(F&& f) {
+    return failed_anywhere(comm_, std::forward<F>(f), &part_error_);
+  }
+  std::optional<Error> part_error_;
   // Runs the whole kernel after some rank's rows failed: raises the error one
   // machine raises, else (no error whole) keeps the whole results when
-  // `recover`, or reports an engine bug.
+  // `recover` or when the part ran out of memory (a rank's part holds
+  // arrays, such as its rows of a fused fold's input, that the whole kernel
+  // need not), or reports an engine bug.
   void after_failure(const Kernel& k, bool recover);
   // The first half of fold_partials and scan_carries (fold_partials.cpp):
   // this rank's part of a reduction's long row, as the chunks of the fold's

@@ -306,7 +306,7 @@ bool RankRunner::request_reads(const Kernel& k, const Delayed& d,
       f.element += f.leaf.emplace_back(Array::leaf_bytes(Shape{1}, f.src->local.leaf_kind(l)));
     fetch.push_back(std::move(f));
   }
-  if (failed_anywhere(comm_, [&] {
+  if (part_failed([&] {
         if (out_of_range) throw Error(ErrorKind::Bounds, "an index out of range");
       }))
     return false;
@@ -366,7 +366,7 @@ bool RankRunner::request_reads(const Kernel& k, const Delayed& d,
   }
   std::vector<Bytes> replied = comm_.alltoall(std::move(replies));
   Shape local = at.shape();
-  bool failed = failed_anywhere(comm_, [&] {
+  bool failed = part_failed([&] {
     std::vector<size_t> read(size_t(ranks), 0); // bytes of got[s] taken by earlier sites
     for (size_t c = 0; c < fetch.size(); ++c) {
       const Fetch& f = fetch[c];

@@ -90,7 +90,7 @@ bool RankRunner::scan_carries(const Kernel& k, const kn::Scan& sc) {
   // computes it: f must not run on values it does not).
   int64_t totalled = have[size_t(me)].hi == n ? chunks - 1 : chunks; // all full chunks
   Array totals;
-  bool failed = failed_anywhere(comm_, [&] {
+  bool failed = part_failed([&] {
     if (totalled <= 0) {
       totals = Array::allocate(elem, Shape{0}, false);
       return;
@@ -106,7 +106,7 @@ bool RankRunner::scan_carries(const Kernel& k, const kn::Scan& sc) {
   std::vector<Bytes> all = comm_.allgather(pack(totals));
   Array carries; // carry j of chunk j (scanl1: carry j + 1 at j)
   Array scanned; // this rank's results, one per element of `mine`
-  failed = failed_anywhere(comm_, [&] {
+  failed = part_failed([&] {
     // In chunk order: rank order, or the reverse for a right scan.
     std::vector<Rows> rows(all.size());
     int64_t at = 0;

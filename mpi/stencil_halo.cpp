@@ -46,7 +46,7 @@ bool RankRunner::stencil_halo(const Kernel& k, const kn::Stencil& st) {
   int rank = int(in.global.size());
 
   std::vector<Array> results;
-  bool failed = failed_anywhere(comm_, [&] {
+  bool failed = part_failed([&] {
     Extra extra = {{name(st.input), extended},
                    {"mpi__off", i64_array(mine.lo - want[size_t(me)].lo)},
                    {kShapeParam, index_array(local)}};

@@ -7,6 +7,9 @@
 // after a known failure may be skipped. When chunks follow row-major order
 // (every caller's), that is the failure of the first failing element in
 // order, whatever ran first: errors are deterministic.
+//
+// A stop asked for from outside (core/interrupt.h) starts no further chunk
+// and throws Interrupted once the running ones end.
 #pragma once
 
 #include <algorithm>
@@ -20,6 +23,8 @@
 #include <tbb/parallel_for.h>
 #include <tbb/partitioner.h>
 
+#include "core/interrupt.h"
+
 namespace strata::parallel {
 
 // body(begin, end, failure) runs a chunk and returns true when it failed,
@@ -28,6 +33,7 @@ namespace strata::parallel {
 template <class Failure, class Body>
 bool parallel_ranges(int64_t n, int64_t grain, Body&& body, Failure& first) {
   if (n <= 0) return false;
+  throw_if_interrupted();
   grain = std::max<int64_t>(grain, 1);
   if (n <= grain) return body(int64_t(0), n, first);
   int64_t chunks = (n + grain - 1) / grain;
@@ -37,7 +43,7 @@ bool parallel_ranges(int64_t n, int64_t grain, Body&& body, Failure& first) {
       tbb::blocked_range<int64_t>(0, chunks, 1),
       [&](const tbb::blocked_range<int64_t>& r) {
         for (int64_t c = r.begin(); c < r.end(); ++c) {
-          if (c > lowest.load(std::memory_order_relaxed)) return;
+          if (c > lowest.load(std::memory_order_relaxed) || interrupt_requested()) return;
           Failure failure{};
           if (body(c * grain, std::min(n, (c + 1) * grain), failure)) {
             std::lock_guard lock(mutex);
@@ -50,6 +56,7 @@ bool parallel_ranges(int64_t n, int64_t grain, Body&& body, Failure& first) {
         }
       },
       tbb::simple_partitioner());
+  throw_if_interrupted();
   return lowest.load() != std::numeric_limits<int64_t>::max();
 }
 

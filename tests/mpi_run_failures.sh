@@ -56,4 +56,27 @@ took=$(($(date +%s) - start))
 grep -q "rank 1" <<<"$out" || fail "killed rank: the rank is not named: $out"
 [ ! -e "$tmp/out.npy" ] || fail "killed rank: an output file was written"
 
+# 4. One rank runs with another option or another program: every rank
+# names the difference before any acts on it, whichever rank differs.
+for odd in 1 0; do
+  out=$(mpirun -np 3 sh -c 'o=; [ "$OMPI_COMM_WORLD_RANK" = $0 ] && o=--no-fusion;
+    exec "$STRATA_TEST_STRATA" run "$1/examples/dotp.strata" --engine mpi $o -o "$2/out.npy"' \
+    "$odd" "$src" "$tmp" 2>&1)
+  rc=$?
+  [ $rc -ne 0 ] && [ $rc -ne 124 ] || fail "--no-fusion on rank $odd: exit $rc"
+  grep -q "runs with fusion o[nf]*, rank 0 with fusion o[nf]* (every rank must run the same program" <<<"$out" ||
+    fail "--no-fusion on rank $odd: $out"
+  [ ! -e "$tmp/out.npy" ] || fail "--no-fusion on rank $odd: an output file was written"
+done
+out=$(mpirun -np 2 sh -c 'm=exact; [ "$OMPI_COMM_WORLD_RANK" = 1 ] && m=fast;
+  exec "$STRATA_TEST_STRATA" run "$0/double.strata" xs="$1" --engine mpi --math $m' \
+  "$tmp" "$xs" 2>&1)
+[ $? -ne 0 ] || fail "--math on one rank: exit 0"
+grep -q "rank 1 runs with math fast, rank 0 with math exact" <<<"$out" || fail "--math on one rank: $out"
+sed 's/2f32/3f32/' "$tmp/double.strata" >"$tmp/triple.strata"
+out=$(mpirun -np 2 sh -c 'p=double; [ "$OMPI_COMM_WORLD_RANK" = 1 ] && p=triple;
+  exec "$STRATA_TEST_STRATA" run "$0/$p.strata" xs="$1" --engine mpi' "$tmp" "$xs" 2>&1)
+[ $? -ne 0 ] || fail "another program on one rank: exit 0"
+grep -q "rank 1 runs another program than rank 0" <<<"$out" || fail "another program on one rank: $out"
+
 echo "mpi failures: ok"

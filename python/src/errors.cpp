@@ -1,6 +1,7 @@
 #include "python/src/errors.h"
 
 #include "core/error.h"
+#include "core/interrupt.h"
 
 namespace strata::python {
 namespace {
@@ -44,6 +45,11 @@ void bind_errors(nb::module_& m) {
       err.attr("headline") = nb::str(e.headline().c_str());
       err.attr("message") = nb::str(e.message().c_str());
       PyErr_SetObject(cls, err.ptr());
+    } catch (const Interrupted&) {
+      // A signal handler raised during the run (python/src/program.cpp): its
+      // exception is set already. Else some other stop: KeyboardInterrupt.
+      clear_interrupt();
+      if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
     }
   });
 }

@@ -11,6 +11,7 @@
 
 #include "core/check.h"
 #include "core/error.h"
+#include "core/interrupt.h"
 #include "core/parser.h"
 #include "core/printer.h"
 #include "oracle/faults/faulty_engine.h"
@@ -18,6 +19,18 @@
 #include "python/src/convert.h"
 
 namespace strata::python {
+namespace {
+
+// Runs Python's signal handlers from inside a call on the main thread
+// (core/interrupt.h calls it there, at most every 50 ms): a handler that
+// raises (Ctrl-C's KeyboardInterrupt, an alarm's exception) stops the run,
+// and its exception, left set, is the call's outcome (Compiled::call).
+bool run_signal_handlers() {
+  nb::gil_scoped_acquire gil;
+  return PyErr_CheckSignals() != 0;
+}
+
+} // namespace
 
 Program load(const std::string& source_or_path) {
   size_t first = source_or_path.find_first_not_of(" \t\r\n");
@@ -113,7 +126,11 @@ nb::object Compiled::call(nb::args args, nb::kwargs kwargs) {
   {
     nb::gil_scoped_release nogil;
     std::lock_guard<std::mutex> lock(run_);
-    out = exe_->run(in);
+    out = exe_->run(in); // Interrupted: raised as the handler's exception (errors.cpp)
+  }
+  if (PyErr_Occurred()) { // a handler raised after the run's last look
+    clear_interrupt();
+    throw nb::python_error();
   }
   return results(out);
 }
@@ -133,6 +150,7 @@ std::vector<double> Compiled::run_seconds(const std::vector<Array>& in, int repe
 }
 
 void bind_program(nb::module_& m) {
+  set_interrupt_poll(run_signal_handlers, std::chrono::milliseconds(50));
   nb::class_<Compiled>(m, "Compiled",
                        "A program compiled once for one engine; call it with arrays.")
       .def(nb::init<const std::string&, const std::string&, bool, const std::string&>(),
