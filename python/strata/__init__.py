@@ -27,23 +27,32 @@ from ._strata import (  # noqa: F401
 
 from .trace import (  # noqa: F401,A004
     Array,
+    acos,
+    asin,
+    atan,
+    atan2,
     cast,
     ceil,
     cos,
+    cosh,
     exp,
     floor,
     ix,
     ignore,
+    isinf,
+    isnan,
     log,
     max,
     min,
     shape,
     sin,
+    sinh,
     size,
     sqrt,
     tan,
     tanh,
     the,
+    trunc,
     where,
 )
 from .forms import (  # noqa: F401,A004
@@ -166,7 +175,7 @@ def _cli():
             path = f.read().strip()
         if os.path.exists(path):
             return path
-    raise InputError("strata.fuzz needs the `strata` command: not beside this package "
+    raise InputError("the `strata` command is not beside this package "
                      f"({bundled}) nor in its build tree")
 
 

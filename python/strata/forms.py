@@ -3,9 +3,11 @@ Python): each builds a symbolic array (trace.Acc) of one Strata array form;
 the functions passed to them are traced once (trace._Lambda, or
 sharing.ArrayLambda for awhile)."""
 
+import numpy as _np
+
 from .sharing import ArrayLambda
 from .trace import (Acc, Exp, _Lambda, _acc, _elem_name, _index, _index_rank,
-                    _is_index, _lift, _natural)
+                    _is_index, _lift, _natural, max as _max, min as _min)
 
 
 def map(f, a):  # noqa: A001 (strata.map, as Accelerate's)
@@ -70,16 +72,32 @@ def unit(value, dtype=None):
     return Acc("unit", [v], v.type, 0)
 
 
-def _whole(form):
-    def f(a):
+def _whole(form, along_rows):
+    """Strata's `form` over the whole array (axis=None), or with axis=-1
+    `along_rows(a)`: each row of the innermost dimension reduced (rank - 1).
+    Strata reduces no other axis."""
+    def f(a, axis=None):
         a = _acc(a, f"strata.{form}")
-        return Acc(form, [a], a.elem, 0)
+        if axis is None:
+            return Acc(form, [a], a.elem, 0)
+        if a.rank == 0:
+            raise TypeError(f"strata.{form}(a, axis={axis!r}): an array of rank 0 has no axis; "
+                            f"strata.{form}(a) is its value as an array of rank 0")
+        if not isinstance(axis, (int, _np.integer)) or axis not in (-1, a.rank - 1):
+            raise TypeError(f"strata.{form}(a, axis={axis!r}) of an array of rank {a.rank}: Strata "
+                            "reduces the whole array (axis=None) or the innermost dimension "
+                            "(axis=-1); make another axis innermost first with strata.backpermute")
+        return along_rows(a)
     f.__name__ = form
-    f.__doc__ = f"Strata's `{form}` over the whole array (rank 0)."
+    f.__doc__ = (f"Strata's `{form}` over the whole array (rank 0), or with axis=-1 along the "
+                 "innermost dimension (rank - 1).")
     return f
 
 
-sum, product, maximum, minimum = (_whole(n) for n in ("sum", "product", "maximum", "minimum"))  # noqa: A001
+sum = _whole("sum", lambda a: fold(lambda x, y: x + y, 0, a))  # noqa: A001
+product = _whole("product", lambda a: fold(lambda x, y: x * y, 1, a))
+maximum = _whole("maximum", lambda a: fold1(_max, a))
+minimum = _whole("minimum", lambda a: fold1(_min, a))
 
 
 def reverse(a):

@@ -20,6 +20,9 @@ def test_every_snippet_of_docs_python_md_runs(capsys):
     assert "division-by-zero <string>:1:48" in out
     assert "[0.6 0.8] 16.0" in out
     assert "[1 0 2] [64. 48. 32.] [4 4]" in out
+    assert "[0. 9.] [3. 5. 1.] [0.27272727 0.36363636 0.18181818]" in out
+    assert "`-` of arrays of rank 2 and 1" in out and "strata.sum(a, axis=0) of an array" in out
+    assert "strata.max(a, b) / strata.min(a, b) instead of Python's max and min" in out
 
 
 def test_the_notebook_style_example_checks_and_plots(tmp_path):

@@ -1,4 +1,7 @@
 """The oracle's tools from Python: engines, check, explain."""
+import subprocess
+import sys
+
 import numpy as np
 
 import strata
@@ -62,3 +65,20 @@ def test_fuzz_a_faulty_engine_is_caught_shrunk_and_replayable(tmp_path, capsys):
     replay = subprocess.run([strata._cli(), "check", f["bundle"]], capture_output=True, text=True)
     assert replay.returncode == 1 and "faulty:vector_tail_dropped" in replay.stdout
     assert "fuzz faulty:vector_tail_dropped" in capsys.readouterr().err  # the progress line
+
+
+def test_the_console_command_runs_the_strata_tool(tmp_path):
+    # pyproject.toml's `strata` script: strata.command:main, as pip installs it.
+    prog = tmp_path / "double.strata"
+    prog.write_text(DOUBLE)
+    np.save(tmp_path / "xs.npy", np.arange(4, dtype=np.int64))
+    code = "import sys; from strata.command import main; sys.argv[0] = 'strata'; main()"
+    version = subprocess.run([sys.executable, "-c", code, "--version"], capture_output=True, text=True)
+    assert version.returncode == 0 and version.stdout.startswith("strata " + strata.__version__)
+    ran = subprocess.run([sys.executable, "-c", code, "run", str(prog), f"xs={tmp_path / 'xs.npy'}"],
+                         capture_output=True, text=True)
+    assert ran.returncode == 0, ran.stderr
+    assert "[0, 2, 4, 6]" in ran.stdout
+    bad = subprocess.run([sys.executable, "-c", code, "run", str(tmp_path / "missing.strata")],
+                         capture_output=True, text=True)
+    assert bad.returncode == 1 and bad.stderr.startswith("strata: ")
