@@ -349,12 +349,12 @@ Shape spec_shape(const ArraySpec& spec, const Sizes& sizes) {
 }
 
 std::vector<Array> draw_inputs(const InputSpecs& specs, const Sizes& sizes, uint64_t seed,
-                               long trial) {
+                               long trial, Values values) {
   std::vector<Array> out;
   for (size_t k = 0; k < specs.arrays.size(); ++k) {
     const ArraySpec& s = specs.arrays[k];
     std::mt19937_64 g = stream(seed, trial, k + 1);
-    std::vector<Scalar> edge = edges(s);
+    std::vector<Scalar> edge = values == Values::WithEdges ? edges(s) : std::vector<Scalar>{};
     Array a = Array::allocate(Type::scalar(s.elem), spec_shape(s, sizes), false);
     for (int64_t i = 0; i < a.size(); ++i)
       a.write(0, i,

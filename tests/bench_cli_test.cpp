@@ -22,7 +22,20 @@ TEST(CliBench, TimesEveryEngineBesideTheInterpreter) {
   CliResult r = run_cli("bench " + file + " --size n=5000 --min-time 0.05 -q --plot " +
                         (dir / "p.svg").string());
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("inputs n=5000 (generated, seed 1)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("inputs n=5000 (generated, seed 1, typical values: uniform over each "
+                       "range, no edge values)"),
+            std::string::npos)
+      << r.out;
+  // Fused against unfused, one line per engine run both ways.
+  EXPECT_NE(r.out.find("\ntbb: "), std::string::npos) << r.out;
+  EXPECT_TRUE(r.out.find("than unfused\n") != std::string::npos ||
+              r.out.find("than fused\n") != std::string::npos ||
+              r.out.find("within the noise") != std::string::npos)
+      << r.out;
+  CliResult edges =
+      run_cli("bench " + file + " --size n=50 --min-time 0 -q --engine interp " + "--edge-values");
+  EXPECT_EQ(edges.exit_code, 0) << edges.out << edges.err;
+  EXPECT_NE(edges.out.find("1 in 8 an edge value"), std::string::npos) << edges.out;
   for (const char* column : {"engine", "fusion", "compile", "median", "speed-up", "throughput"})
     EXPECT_NE(r.out.find(column), std::string::npos) << column << "\n" << r.out;
   EXPECT_NE(r.out.find("\ninterp  -"), std::string::npos) << r.out;

@@ -129,6 +129,27 @@ TEST(InputSpec, NoRangeMeansEveryValueNaNAndInfinitiesToo) {
   EXPECT_TRUE(min && max);
 }
 
+// What `strata bench` times by default: the same ranges without the edges,
+// so no subnormal, infinity or NaN (and no integer at MIN/MAX by choice).
+TEST(InputSpec, TypicalValuesHaveNoEdgeValues) {
+  Program p = program("(program ((xs (array f64 1)) (ys (array f32 1))) (zipwith (lambda (x y) "
+                      "(+ x (cast f64 y))) xs ys))");
+  InputSpecs s = bound({"xs: f64[n]", "ys: f32[n] in [-1, 1]", "n: 4000"}, p);
+  std::vector<Array> typical = draw_inputs(s, draw_sizes(s, 1, 0), 1, 0, Values::Typical);
+  std::vector<Array> edges = draw_inputs(s, draw_sizes(s, 1, 0), 1, 0, Values::WithEdges);
+  auto unusual = [](const Array& xs, const Array& ys) {
+    int64_t n = 0;
+    for (int64_t i = 0; i < xs.size(); ++i) {
+      double x = xs.read(0, i).get<double>();
+      float y = ys.read(0, i).get<float>();
+      n += !std::isnormal(x) || !std::isnormal(y) || y == -1 || y == 1;
+    }
+    return n;
+  };
+  EXPECT_EQ(unusual(typical[0], typical[1]), 0);
+  EXPECT_GT(unusual(edges[0], edges[1]), 4000 / 16); // about 1 in 8 of each
+}
+
 TEST(InputSpec, IntegerRangesAreExactAtTheEndsOfSixtyFourBits) {
   Program p = program("(program ((us (array u64 1)) (is (array i64 2))) (atuple us is))");
   InputSpecs s = bound(

@@ -32,6 +32,29 @@ TEST(CliTest, ACorrectEnginePassesEveryTrial) {
   EXPECT_FALSE(fs::exists(dir / "b"));
 }
 
+// A time budget for all engines (default 60 s): a count it cannot reach is
+// cut short and says so, every engine runs at least one trial, and --count 0
+// runs until the budget is spent.
+TEST(CliTest, TheTimeLimitIsSharedAmongTheEnginesAndSaysWhenItEnded) {
+  TempDir dir;
+  std::string file = dir.write("sums.strata", kPrefixSums);
+  CliResult r = run_cli("test " + file + " --engine interp --count 1000000 " +
+                        "--time-limit 0.5 -q --out " + (dir / "b").string());
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("1000000 trials per engine within 0.5 s in all (--time-limit)"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("the time limit ended it"), std::string::npos) << r.out;
+  CliResult until = run_cli("test " + file + " --engine interp --count 0 --time-limit 0.2 -q");
+  EXPECT_EQ(until.exit_code, 0) << until.out << until.err;
+  EXPECT_NE(until.out.find("interp: "), std::string::npos) << until.out;
+  EXPECT_EQ(run_cli("test " + file + " --count 0 --time-limit 0").exit_code, 2);
+  EXPECT_EQ(run_cli("test " + file + " --time-limit=-1").exit_code, 2);
+  CliResult header = run_cli("test " + file + " --engine interp --count 1 -q");
+  EXPECT_NE(header.out.find("1 trials per engine within 60 s in all"), std::string::npos)
+      << header.out;
+}
+
 TEST(CliTest, APlantedOffByOneIsFoundShrunkAndReplayed) {
   TempDir dir;
   std::string file = dir.write("sums.strata", kPrefixSums);
@@ -79,8 +102,8 @@ TEST(CliTest, ExamplesWithSpecsAgreeOnGeneratedInputs) {
     if (e.path().extension() != ".strata") continue;
     if (slurp(e.path()).find(";; input ") == std::string::npos) continue;
     TempDir dir;
-    CliResult r = run_cli("test " + e.path().string() + " --count 3 -q --out " +
-                          (dir / "b").string());
+    CliResult r =
+        run_cli("test " + e.path().string() + " --count 3 -q --out " + (dir / "b").string());
     EXPECT_EQ(r.exit_code, 0) << e.path() << "\n" << r.out << r.err;
     EXPECT_NE(r.out.find("0 disagreements"), std::string::npos) << r.out;
     ++tested;

@@ -110,6 +110,9 @@ int bench_command(const Args& args) {
       "min-time", po::value<double>()->default_value(1.0),
       "seconds of runs per engine at least (up to 4x while the median moves)")(
       "seed", po::value<uint64_t>()->default_value(1), "seed of generated inputs")(
+      "edge-values",
+      "generated inputs with edge values too (1 in 8: 0, the ends, subnormals, infinities, "
+      "NaN), as strata test draws them; default: typical values only")(
       "json", po::value<std::string>(), "write Google Benchmark's JSON here")(
       "plot", po::value<std::string>(), "write an SVG plot here")("quiet,q", "no progress line");
   add_math_option(options);
@@ -174,9 +177,14 @@ int bench_command(const Args& args) {
         }
         sizes[name] = n;
       }
-    inputs = draw_inputs(specs, sizes, vars["seed"].as<uint64_t>(), 1);
+    bool edge_values = vars.count("edge-values") > 0;
+    inputs = draw_inputs(specs, sizes, vars["seed"].as<uint64_t>(), 1,
+                         edge_values ? Values::WithEdges : Values::Typical);
     run.inputs = sizes_text(sizes) + " (generated, seed " +
-                 std::to_string(vars["seed"].as<uint64_t>()) + ")";
+                 std::to_string(vars["seed"].as<uint64_t>()) +
+                 (edge_values ? ", 1 in 8 an edge value: subnormals, infinities, NaN"
+                              : ", typical values: uniform over each range, no edge values") +
+                 ")";
   } else {
     inputs = load_sibling_inputs(program, file);
     run.inputs = program.params.empty() ? "none" : "the example directory's";

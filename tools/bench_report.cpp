@@ -49,11 +49,14 @@ const BenchRow* interp_row(const BenchRun& run) {
   return nullptr;
 }
 
+std::string times_text(double x) {
+  return fixed(x, x < 10 ? 2 : x < 100 ? 1 : 0) + "x";
+}
+
 std::string speedup(const BenchRun& run, const BenchRow& r) {
   const BenchRow* i = interp_row(run);
   if (!i || i->runs.empty() || r.runs.empty() || r.median() <= 0) return "-";
-  double x = i->median() / r.median();
-  return fixed(x, x < 10 ? 2 : x < 100 ? 1 : 0) + "x";
+  return times_text(i->median() / r.median());
 }
 
 std::string throughput(const BenchRow& r) {
@@ -98,14 +101,15 @@ void print_bench_table(const BenchRun& run, std::ostream& out) {
                                               "runs", "speed-up", "throughput", "verified"}};
   bool unstable = false;
   for (const BenchRow& r : run.rows) {
-    unstable = unstable || !r.stable;
+    unstable = unstable || (!r.runs.empty() && r.noisy());
     if (r.runs.empty()) {
       rows.push_back({r.engine, r.fusion, "-", "-", "-", "-", "0", "-", "-", r.verified});
       continue;
     }
     rows.push_back({r.engine, r.fusion, ms_text(r.compile_ms),
-                    (r.stable ? "" : "~") + ms_text(r.median()), ms_text(r.min()), ms_text(r.max()),
-                    std::to_string(r.runs.size()), speedup(run, r), throughput(r), r.verified});
+                    (r.noisy() ? "~" : "") + ms_text(r.median()), ms_text(r.min()),
+                    ms_text(r.max()), std::to_string(r.runs.size()), speedup(run, r), throughput(r),
+                    r.verified});
   }
   std::vector<size_t> width(rows[0].size(), 0);
   for (const auto& r : rows)
@@ -120,8 +124,24 @@ void print_bench_table(const BenchRun& run, std::ostream& out) {
     out << "\n";
   }
   if (unstable)
-    out << "~: the run time had not settled (the median of the last half of the runs differs "
-           "from the whole by over 3%) when the time ran out; try a longer --min-time\n";
+    out << "~: noisy: the runs spread over 1.5x the fastest, or the median had not settled (the "
+           "last half of the runs over 3% from the whole) when the time ran out; run on an idle "
+           "machine or with a longer --min-time\n";
+  // Fused against unfused, per engine: a difference is called only when the
+  // two ranges of run times (min to max) do not overlap.
+  for (const BenchRow& f : run.rows) {
+    if (f.fusion != "on" || f.runs.empty()) continue;
+    for (const BenchRow& u : run.rows) {
+      if (u.engine != f.engine || u.fusion != "off" || u.runs.empty()) continue;
+      out << f.engine << ": ";
+      if (f.max() < u.min())
+        out << "fused " << times_text(u.median() / f.median()) << " faster than unfused\n";
+      else if (u.max() < f.min())
+        out << "unfused " << times_text(f.median() / u.median()) << " faster than fused\n";
+      else
+        out << "fused and unfused within the noise (their run times overlap)\n";
+    }
+  }
 }
 
 void write_bench_json(const BenchRun& run, const std::string& path) {

@@ -16,8 +16,11 @@ struct BenchRow {
   std::vector<double> runs; // wall milliseconds of each timed run
   std::vector<double> cpu;  // process CPU milliseconds of each timed run
   bool stable = false;      // the median settled before the time ran out
-  std::string verified;     // "oracle", "yes", or why not
-  double bytes = 0;         // inputs and results of one run
+  // The runs spread too far to trust the median (over 1.5x the fastest run:
+  // another process held the cores), or it had not settled.
+  bool noisy() const { return !stable || median() > 1.5 * min(); }
+  std::string verified; // "oracle", "yes", or why not
+  double bytes = 0;     // inputs and results of one run
   double median() const;
   double min() const;
   double max() const;

@@ -84,6 +84,15 @@ double millis_since(std::chrono::steady_clock::time_point start) {
 struct Tally {
   int runs = 0, failures = 0;
   CheckTable table;
+  // The orders the engines declared (besides the oracle's canonical one),
+  // each with the engines that ran in it: said once, under the table.
+  std::map<std::string, std::vector<std::string>> orders;
+  void ran_in(const ReductionOrder& order, const std::string& engine) {
+    if (order == ReductionOrder::canonical()) return;
+    std::vector<std::string>& engines = orders[order.describe()];
+    if (std::find(engines.begin(), engines.end(), engine) == engines.end())
+      engines.push_back(engine);
+  }
   void report(bool ok, const fs::path& file, const std::string& what, const std::string& detail) {
     ++runs;
     failures += !ok;
@@ -140,12 +149,6 @@ void check_program(const fs::path& file, const std::vector<std::string>& assignm
         views.fusion ? std::vector<bool>{true, false} : std::vector<bool>{false};
     for (const Engine* engine : engines) {
       if (engine->name() == "interp") continue;
-      std::string why;
-      if (!engine->available(why)) {
-        std::cout << "skip  " << file.string() << "  " << engine->name() << ": " << why << "\n";
-        tally.table.add(file.string(), engine->name(), "-", "skip: " + why, -1, -1);
-        continue;
-      }
       for (bool fusion : modes) {
         std::string label = engine->name() + (fusion ? "" : " (unfused)");
         // The engine's run, and the oracle replaying the order it declares:
@@ -165,10 +168,10 @@ void check_program(const fs::path& file, const std::vector<std::string>& assignm
         }
         ElementCounts counts;
         auto diff = compare_with_oracle(program, inputs, replays, actual, &counts);
-        std::string order = actual.order == oracle_order ? "" : ", " + actual.order.describe();
+        tally.ran_in(actual.order, engine->name());
         tally.report(!diff, file, label + " vs interp",
                      diff ? *diff + " (oracle in the " + actual.order.describe() + " order)"
-                          : "(" + counts.str() + order + ")");
+                          : "(" + counts.str() + ")");
         tally.table.add(file.string(), engine->name(), fusion ? "on" : "off",
                         diff ? (actual.error ? "NO (error)" : "NO") : "yes", t.ms_of("compile"),
                         t.ms_of("run"));
@@ -187,7 +190,7 @@ void check_program(const fs::path& file, const std::vector<std::string>& assignm
         ElementCounts final_counts;
         auto final_diff = compare_with_oracle(program, inputs, replays, final_run, &final_counts);
         tally.report(!final_diff, file, label + " (optimised tier) vs interp",
-                     final_diff ? *final_diff : "(" + final_counts.str() + order + ")");
+                     final_diff ? *final_diff : "(" + final_counts.str() + ")");
         if (final_diff)
           tally.table.add(file.string(), engine->name(), fusion ? "on" : "off",
                           "NO (optimised tier)", -1, -1);
@@ -243,6 +246,16 @@ int check_command(const Args& args) {
       engines.push_back(e);
     }
   }
+  // An engine this machine cannot run is said once, not per program.
+  std::vector<std::string> skipped;
+  std::erase_if(engines, [&](const Engine* e) {
+    std::string why;
+    if (e->available(why)) return false;
+    skipped.push_back(e->name() + ": " + why);
+    return true;
+  });
+  for (const std::string& s : skipped)
+    std::cout << "skip  " << s << "\n";
   // The engines' set-up overlaps with finding, parsing and reading the programs.
   std::vector<std::jthread> preparing = prepare_engines(engines);
   std::vector<fs::path> files = program_files(targets);
@@ -265,7 +278,16 @@ int check_command(const Args& args) {
     check_program(file, assignments, engines, views, policy, tally);
   std::cout << "\n";
   tally.table.print(std::cout);
-  std::cout << "\n"
+  // The interpreter replayed each engine's declared order (docs/testing.md).
+  for (const auto& [order, names] : tally.orders) {
+    std::cout << "\norder of ";
+    for (size_t i = 0; i < names.size(); ++i)
+      std::cout << (i ? ", " : "") << names[i];
+    std::cout << ": " << order;
+  }
+  for (const std::string& s : skipped)
+    std::cout << "\nnot checked: " << s;
+  std::cout << "\n\n"
             << files.size() << " program(s), " << tally.runs << " check(s), " << tally.failures
             << " failure(s)\n";
   return tally.failures == 0 ? 0 : 1;

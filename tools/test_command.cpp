@@ -8,6 +8,7 @@
 // differential check: bitwise, or inside the bounds of the order the engine
 // declares). A disagreement is shrunk (sizes first, then element values) and
 // written as a bundle that `strata check DIR` replays.
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 #include <sstream>
@@ -157,7 +158,8 @@ int test_command(const Args& args) {
       "test only these engines (repeatable; faulty:FAULT too)")(
       "count,n", po::value<long>()->default_value(100), "trials (0 = until --time-limit)")(
       "seed,s", po::value<uint64_t>()->default_value(1),
-      "random seed")("time-limit,t", po::value<double>(), "stop after this many seconds")(
+      "random seed")("time-limit,t", po::value<double>()->default_value(60),
+                     "seconds for all engines together, shared among them (0 = no limit)")(
       "shrink-limit", po::value<double>()->default_value(30),
       "seconds spent shrinking one failing input")("out,o", po::value<std::string>(),
                                                    "where bundles go (default ./strata-test-SEED)")(
@@ -209,30 +211,43 @@ int test_command(const Args& args) {
   uint64_t seed = vars["seed"].as<uint64_t>();
   long count = vars["count"].as<long>();
   if (count < 0) throw Error(ErrorKind::Usage, "test: --count must be >= 0");
-  double time_limit = vars.count("time-limit") ? vars["time-limit"].as<double>() : 0;
-  if (count == 0 && time_limit <= 0)
+  double time_limit = vars["time-limit"].as<double>();
+  if (!(time_limit >= 0))
+    throw Error(ErrorKind::Usage, "test: --time-limit must be a number of seconds >= 0");
+  if (count == 0 && time_limit == 0)
     throw Error(ErrorKind::Usage, "test: --count 0 needs a --time-limit");
   if (program.params.empty()) count = 1; // nothing to draw: one trial says it all
   fs::path out = vars.count("out") ? fs::path(vars["out"].as<std::string>())
                                    : fs::path("strata-test-" + std::to_string(seed));
   bool progress = !vars.count("quiet"), tty = isatty(STDERR_FILENO);
 
+  std::ostringstream limit;
+  limit << time_limit;
   std::cout << "test " << file.string() << ": seed " << seed << ", "
             << (count ? std::to_string(count) + " trials" : "trials") << " per engine"
-            << (time_limit > 0 ? " within " + std::to_string(int(time_limit)) + " s" : "") << "\n";
+            << (time_limit > 0 ? " within " + limit.str() + " s in all (--time-limit)" : "")
+            << "\n";
   for (const ArraySpec& a : specs.arrays)
     std::cout << "  " << a.origin << "\n";
   for (const SizeSpec& s : specs.sizes)
     std::cout << "  " << s.origin << "\n";
 
   int failures = 0;
-  for (const Engine* engine : engines) {
+  const auto began = Clock::now();
+  for (size_t e = 0; e < engines.size(); ++e) {
+    const Engine* engine = engines[e];
     auto start = Clock::now();
+    // This engine's share of what is left of the budget: an engine that
+    // finishes its trials early leaves its time to the next.
+    double budget = time_limit > 0 ? std::max(0.0, time_limit - seconds_since(began)) /
+                                         double(engines.size() - e)
+                                   : 0;
     double last = -1e9;
     ElementCounts counts;
     long trial = 0, checks = 0;
     std::string failure;
-    for (; (count == 0 || trial < count) && (time_limit <= 0 || seconds_since(start) < time_limit);
+    for (; (count == 0 || trial < count) &&
+           (trial == 0 || budget <= 0 || seconds_since(start) < budget);
          ++trial) {
       Case c{draw_sizes(specs, seed, trial), {}};
       c.inputs = draw_inputs(specs, c.sizes, seed, trial);
@@ -274,8 +289,15 @@ int test_command(const Args& args) {
         last = seconds_since(start);
         std::ostringstream s;
         s.precision(1);
-        s << std::fixed << "test " << engine->name() << ": trial " << trial + 1 << " ("
-          << sizes_text(c.sizes) << "), " << checks << " checks, " << last << " s";
+        // The time left: the trials left at this engine's pace so far, or
+        // what is left of its share of the budget, whichever ends first.
+        double pace = last / double(trial + 1);
+        double left = count > 0 ? pace * double(count - trial - 1) : budget - last;
+        if (budget > 0) left = std::min(left, budget - last);
+        s << std::fixed << "test " << engine->name() << " (" << e + 1 << "/" << engines.size()
+          << "): trial " << trial + 1 << (count > 0 ? "/" + std::to_string(count) : "") << " ("
+          << sizes_text(c.sizes) << "), " << checks << " checks, " << last << " s, about "
+          << std::max(0.0, left) << " s left";
         std::cerr << (tty ? "\r" : "") << s.str() << (tty ? "\033[K" : "\n") << std::flush;
       }
     }
@@ -287,7 +309,9 @@ int test_command(const Args& args) {
     std::ostringstream s;
     s.precision(1);
     s << std::fixed << engine->name() << ": " << trial << " trials, " << checks << " checks in "
-      << seconds_since(start) << " s, 0 disagreements\n  compared: " << counts.str() << "\n";
+      << seconds_since(start) << " s, 0 disagreements"
+      << (count > 0 && trial < count ? " (the time limit ended it; --time-limit S for more)" : "")
+      << "\n  compared: " << counts.str() << "\n";
     std::cout << s.str();
   }
   return failures == 0 ? 0 : 1;
