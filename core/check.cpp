@@ -63,9 +63,10 @@ private:
   }
 
   static void expect(const Type& found, const Type& expected, const SrcLoc& loc,
-                     std::string_view what) {
+                     std::string_view what, const std::string& hint = "") {
     if (found != expected)
-      fail(loc, std::string(what) + ": expected " + expected.str() + ", found " + found.str());
+      fail(loc,
+           std::string(what) + ": expected " + expected.str() + ", found " + found.str() + hint);
   }
 
   static int expect_index(const Type& t, const SrcLoc& loc, std::string_view what) {
@@ -428,7 +429,9 @@ private:
   // The combining function of a reduction: E -> E -> E, and the seed (if any) of type E.
   void reduction(Lambda& f, Exp* seed, const Type& elem, std::string_view what) {
     expect(lambda(f, {elem, elem}, what), elem, f.loc, std::string(what) + " function result");
-    if (seed) expect(top_exp(*seed, what), elem, seed->loc, std::string(what) + " seed");
+    if (seed)
+      expect(top_exp(*seed, what), elem, seed->loc, std::string(what) + " seed",
+             literal_hint(*seed, elem));
   }
 
   static void need_rank1(const Type& a, const SrcLoc& loc, std::string_view what) {

@@ -1,6 +1,7 @@
 #include "core/literal.h"
 
 #include <charconv>
+#include <cmath>
 #include <limits>
 
 #include "core/error.h"
@@ -171,6 +172,57 @@ private:
 std::optional<Scalar> read_literal(const Sexp& s, std::optional<ScalarKind> elem,
                                    const std::shared_ptr<const std::string>& file) {
   return LiteralReader(file).literal(s, elem);
+}
+
+namespace {
+
+template <class T> std::optional<Scalar> exactly(long double x) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (static_cast<long double>(static_cast<T>(x)) != x) return std::nullopt;
+  } else {
+    if (x != std::floor(x) || x < static_cast<long double>(std::numeric_limits<T>::min()) ||
+        x > static_cast<long double>(std::numeric_limits<T>::max()))
+      return std::nullopt;
+  }
+  return Scalar::make<T>(static_cast<T>(x));
+}
+
+} // namespace
+
+// Switches of its own rather than dispatch_kind: written with dispatch_kind
+// (whose end is __builtin_unreachable()) returning std::optional, GCC 12 at
+// -O2 built this file so that its other throws found no handler and every
+// syntax error aborted the process (not understood; ParserErrors.BadLiterals
+// catches it).
+std::optional<Scalar> exact_literal(const Scalar& v, ScalarKind to) {
+  long double x = 0;
+  switch (v.kind()) {
+  case ScalarKind::Bool: return std::nullopt;
+  case ScalarKind::I8: x = v.get<int8_t>(); break;
+  case ScalarKind::I16: x = v.get<int16_t>(); break;
+  case ScalarKind::I32: x = v.get<int32_t>(); break;
+  case ScalarKind::I64: x = static_cast<long double>(v.get<int64_t>()); break;
+  case ScalarKind::U8: x = v.get<uint8_t>(); break;
+  case ScalarKind::U16: x = v.get<uint16_t>(); break;
+  case ScalarKind::U32: x = v.get<uint32_t>(); break;
+  case ScalarKind::U64: x = static_cast<long double>(v.get<uint64_t>()); break;
+  case ScalarKind::F32: x = v.get<float>(); break;
+  case ScalarKind::F64: x = v.get<double>(); break;
+  }
+  switch (to) {
+  case ScalarKind::Bool: return std::nullopt;
+  case ScalarKind::I8: return exactly<int8_t>(x);
+  case ScalarKind::I16: return exactly<int16_t>(x);
+  case ScalarKind::I32: return exactly<int32_t>(x);
+  case ScalarKind::I64: return exactly<int64_t>(x);
+  case ScalarKind::U8: return exactly<uint8_t>(x);
+  case ScalarKind::U16: return exactly<uint16_t>(x);
+  case ScalarKind::U32: return exactly<uint32_t>(x);
+  case ScalarKind::U64: return exactly<uint64_t>(x);
+  case ScalarKind::F32: return exactly<float>(x);
+  case ScalarKind::F64: return exactly<double>(x);
+  }
+  return std::nullopt;
 }
 
 } // namespace strata

@@ -19,6 +19,10 @@ namespace strata {
 std::optional<Scalar> read_literal(const sexp::Sexp& s, std::optional<ScalarKind> elem,
                                    const std::shared_ptr<const std::string>& file);
 
+// `v` as a value of kind `to` when it is one exactly (64i64 -> 64.0f32;
+// 2.5 -> none as an integer), else nullopt; never for bool.
+std::optional<Scalar> exact_literal(const Scalar& v, ScalarKind to);
+
 // `inf`, `nan` with an optional float suffix (`nanf32`).
 bool is_special_float(std::string_view t);
 // The position after the decimal digits of `s` from `i`.

@@ -1,5 +1,9 @@
 #include "core/prim_types.h"
 
+#include <optional>
+
+#include "core/literal.h"
+
 namespace strata {
 namespace {
 
@@ -8,6 +12,13 @@ namespace {
 }
 
 } // namespace
+
+std::string literal_hint(const Exp& e, const Type& want) {
+  const auto* c = std::get_if<ex::Const>(&e.node);
+  std::optional<Scalar> as =
+      c && want.is_scalar() ? exact_literal(c->value, want.scalar_kind()) : std::nullopt;
+  return as ? "; write the literal as " + format_literal(*as) : "";
+}
 
 Type prim_result_type(const ex::PrimApp& p, const std::vector<Type>& args, const SrcLoc& loc) {
   const Type kBool = Type::scalar(ScalarKind::Bool);
@@ -19,9 +30,13 @@ Type prim_result_type(const ex::PrimApp& p, const std::vector<Type>& args, const
     if (!args[i].is_scalar())
       fail(p.args[i]->loc, op + ": expected a scalar operand, found " + args[i].str());
   for (size_t i = 1; i < args.size(); ++i)
-    if (args[i] != args[0])
-      fail(loc, op + " expects operands of the same type, found " + args[0].str() + " and " +
-                    args[i].str());
+    if (args[i] != args[0]) {
+      std::string message = op + " expects operands of the same type, found " + args[0].str() +
+                            " and " + args[i].str();
+      // A literal beside a value of another type: say how to write it.
+      std::string hint = literal_hint(*p.args[i], args[0]);
+      fail(loc, message + (hint.empty() ? literal_hint(*p.args[0], args[i]) : hint));
+    }
   ScalarKind k = args[0].scalar_kind();
   auto require = [&](bool ok, std::string_view what) {
     if (!ok) fail(loc, op + " expects " + std::string(what) + " operands, found " + args[0].str());

@@ -32,6 +32,10 @@ struct Bad {
 const Bad kBad[] = {
     {"mixed operand types", NONE "  (unit\n    (+ 1i32 1.0)))", 3, 5,
      "`+` expects operands of the same type, found i32 and f64"},
+    {"a literal of another type", NONE "  (unit\n    (* 2.5f32 64)))", 3, 5,
+     "`*` expects operands of the same type, found f32 and i64; write the literal as 64.0f32"},
+    {"a fold's literal seed", "(program ((fs (array f32 1)))\n  (fold +\n    0 fs))", 3, 5,
+     "fold seed: expected f32, found i64; write the literal as 0.0f32"},
     {"/ on integers", NONE "  (unit\n    (/ 7 2)))", 3, 5,
      "`/` expects floating-point operands, found i64"},
     {"quot on floats", NONE "  (unit\n    (quot 1.0 2.0)))", 3, 5,

@@ -123,7 +123,8 @@ TEST(Functions, AParameterWithoutATypeTakesTheExpectedOne) {
 TEST(FunctionErrors, NameTheCallAndTheDefinition) {
   // A type error inside a body: at the body's position, in the function called at the call.
   expect_error("(define (f x) (+ x 1))\n(program () (unit (f 2.5)))", ErrorKind::Type,
-               "f.strata:1:15: error: `+` expects operands of the same type, found f64 and i64, "
+               "f.strata:1:15: error: `+` expects operands of the same type, found f64 and i64; "
+               "write the literal as 1.0, "
                "in `f` called at f.strata:2:19");
   // An argument of the wrong type for a written parameter type.
   expect_error("(define (f (x f32)) x)\n(program () (unit (f 2.5)))", ErrorKind::Type,
@@ -183,7 +184,7 @@ TEST(FunctionErrors, EachMisuseIsOneLocatedError) {
        "f.strata:1:36: error: expected a function `(lambda (x ...) body)`, a primitive or a "
        "scalar function's name, found `nosuch`"},
       {"(program ((xs (array f64 1))) (fold + 0 xs))", ErrorKind::Type,
-       "f.strata:1:39: error: fold seed: expected f64, found i64"},
+       "f.strata:1:39: error: fold seed: expected f64, found i64; write the literal as 0.0"},
       {"(program ((xs (array bool 1))) (sum xs))", ErrorKind::Type,
        "f.strata:1:32: error: `sum`: expected an array of numbers, found (array bool 1)"},
       {"(program ((xs (array i64 1))) (transpose xs))", ErrorKind::Type,
